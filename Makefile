@@ -1,0 +1,84 @@
+# mmfuzz: one multi-command binary, build/mmfuzz.
+#
+# Every .c under fuzzers/<layer>/ and stressors/ goes into libmmfuzz.a except
+# fuzzers/cmd/, which is the command front end. Unit tests are
+# tests/unit/test-*.c, one binary each, built with ASan/UBSan.
+
+CC	?= gcc
+PREFIX	?= /usr/local
+DESTDIR	?=
+O	?= build
+
+WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS	?= -O2 -g
+MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -pthread $(CFLAGS)
+LDLIBS	:= -pthread
+SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LAYERS	:= util model report oracle sys exec fuzz
+LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c)) $(wildcard stressors/*.c)
+CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+BENCH_SRC := $(wildcard bench/*.c)
+
+LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/obj/%.o)
+CMD_OBJ	:= $(CMD_SRC:%.c=$(O)/obj/%.o)
+SLIB_OBJ := $(LIB_SRC:%.c=$(O)/san/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+
+all: $(O)/mmfuzz
+
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+$(O)/libmmfuzz.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/libmmfuzz-san.a: $(SLIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
+	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/tests/%: tests/unit/%.c $(O)/libmmfuzz-san.a
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) $(SAN) -Itests/unit -o $@ $^ $(LDLIBS)
+
+$(O)/bench/%: bench/%.c $(O)/libmmfuzz.a
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(UNIT_BIN)
+	@scripts/run-tests.sh unit $(UNIT_BIN)
+
+integration: all
+	@scripts/run-tests.sh integration tests/integration/test-*.sh
+
+layers:
+	@scripts/check-layers.sh
+
+# The whole suite: what CI runs.
+check: layers unit integration
+
+bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
+	@scripts/bench.sh $(O)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus
+	install -m 755 $(O)/mmfuzz $(DESTDIR)$(PREFIX)/bin/mmfuzz
+	install -m 644 corpus/*.mmf $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus/
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all unit integration layers check bench install clean
+.DELETE_ON_ERROR:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

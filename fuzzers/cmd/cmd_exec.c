@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mmfuzz exec: run text programs once, print per-call results and reports. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmds.h"
+#include "exec/exec.h"
+#include "fuzz/env.h"
+#include "oracle/kmsg.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: mmfuzz exec --native [options] FILE...\n"
+	"  --native           run on the running kernel (required outside a guest)\n"
+	"  --timeout SECS     per-program timeout (default 30)\n"
+	"  --no-env           no swap devices or memory cgroup of our own\n"
+	"  --quiet            print reports and the summary only\n"
+	"  --corrupt-after N  test hook: change a page behind the model after statement N\n"
+	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
+
+static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
+{
+	struct strbuf sb;
+	char res[48];
+
+	sb_init(&sb);
+	mmf_stmt_print(&p->stmts[c->si], &sb);
+	mmf_exec_format_res(c->res, res, sizeof(res));
+	if (c->party >= 0)
+		printf("  %3d [in %d] %s = %s", c->si, c->party, sb.buf, res);
+	else
+		printf("  %3d %s = %s", c->si, sb.buf, res);
+	if (c->swapped >= 0)
+		printf(" swapped=%d", c->swapped);
+	putchar('\n');
+	sb_free(&sb);
+}
+
+static const char *const status_name[] = {
+	[MMF_RUN_OK] = "ok", [MMF_RUN_TIMEOUT] = "timeout",
+	[MMF_RUN_KILLED] = "killed", [MMF_RUN_CRASHED] = "crashed",
+};
+
+int cmd_exec(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "native", no_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "no-env", no_argument, NULL, 'E' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "corrupt-after", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1 };
+	bool native = false, env_on = true, quiet = false;
+	int c, nprogs, reports = 0, status = 0;
+	struct mmf_prog *progs;
+	struct mmf_env env;
+	char err[256];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			native = true;
+			break;
+		case 't':
+			eo.timeout_ms = atoi(optarg) * 1000;
+			break;
+		case 'E':
+			env_on = false;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'C':
+			eo.corrupt_after = atoi(optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || !native) {
+		warnx_(optind >= argc ? "exec: no program given" :
+		       "exec: refusing to run on the running kernel without --native");
+		return 2;
+	}
+	nprogs = argc - optind;
+	progs = xcalloc(nprogs, sizeof(*progs));
+	for (int i = 0; i < nprogs; i++) {
+		const char *path = argv[optind + i];
+		char *text = read_file(path, NULL);
+
+		if (!text)
+			die("%s: %s", path, strerror(errno));
+		if (mmf_prog_parse(text, &progs[i], err, sizeof(err)))
+			die("%s: %s", path, err);
+		free(text);
+	}
+	if (env_on && geteuid())
+		die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
+	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
+		die("exec: %s", err);
+	if (env_on) {
+		for (int i = 0; i < env.nr_swaps; i++)
+			eo.swaps[i] = env.swaps[i];
+		eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
+	}
+	eo.kmsg = mmf_kmsg_open();
+	for (int i = 0; i < nprogs; i++) {
+		struct mmf_exec_result r;
+
+		if (mmf_exec_prog(&progs[i], &eo, &r)) {
+			warnx_("%s: cannot run: %s", argv[optind + i], strerror(errno));
+			status = 1;
+			break;
+		}
+		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", argv[optind + i],
+		       status_name[r.status], r.nr_results, r.swapped, r.ns / 1e9);
+		for (int k = 0; !quiet && k < r.nr_results; k++)
+			print_result(&progs[i], &r.results[k]);
+		for (int k = 0; k < r.nr_reports; k++)
+			printf("REPORT: %s\n%s\n", r.reports[k].title, r.reports[k].body);
+		reports += r.nr_reports;
+		mmf_exec_result_free(&r);
+		if (env_on)
+			mmf_env_restore_swaps(&env);
+	}
+	mmf_kmsg_close(eo.kmsg);
+	if (env_on && mmf_env_teardown(&env))
+		status = 1;
+	free(progs);
+	printf("%d program(s), %d report(s)\n", nprogs, reports);
+	return status ? status : reports ? 3 : 0;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mmfuzz fuzz: the native fuzzer's command line. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmds.h"
+#include "fuzz/fuzz.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: mmfuzz fuzz --native [options]\n"
+	"  --native            fuzz the running kernel (it changes system swap)\n"
+	"  --duration T        budget, e.g. 90s, 10m, 2h (default 10m)\n"
+	"  --seed N            random seed (default: from the clock, printed)\n"
+	"  --out DIR           reports, programs and exec.log (default mmfuzz-out)\n"
+	"  --timeout SECS      per-program timeout (default 30)\n"
+	"  --calls N           maximum calls of a generated program (default 24)\n"
+	"  --swap-size MB      size of each swap device (default 256)\n"
+	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
+	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
+	"  --no-zram           no zram swap device\n";
+
+int cmd_fuzz(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "native", no_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "calls", required_argument, NULL, 'c' },
+		{ "swap-size", required_argument, NULL, 'S' },
+		{ "swapdir", required_argument, NULL, 'D' },
+		{ "cgroup-limit", required_argument, NULL, 'L' },
+		{ "no-zram", no_argument, NULL, 'Z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct mmf_fuzz_opts fo = {
+		.seed = (uint64_t)time(NULL), .duration_ms = 600000, .out = "mmfuzz-out",
+		.timeout_ms = 30000, .progress_ms = 5000, .max_calls = 24,
+	};
+	struct mmf_env_opts eo = mmf_env_defaults;
+	struct mmf_fuzz_stats st;
+	struct mmf_env env;
+	bool native = false;
+	char err[256], *probe;
+	int c, fd, rc;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			native = true;
+			break;
+		case 'd':
+			fo.duration_ms = parse_duration_ms(optarg);
+			if (fo.duration_ms < 0)
+				die("fuzz: bad duration '%s' (e.g. 90s, 10m, 2h)", optarg);
+			break;
+		case 's':
+			fo.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'o':
+			fo.out = optarg;
+			break;
+		case 't':
+			fo.timeout_ms = atoi(optarg) * 1000;
+			break;
+		case 'c':
+			fo.max_calls = MAX(1, MIN(atoi(optarg), MMF_MAX_STMTS / 2));
+			break;
+		case 'S':
+			eo.swap_bytes = strtoull(optarg, NULL, 10) << 20;
+			break;
+		case 'D':
+			eo.swapdir = optarg;
+			break;
+		case 'L':
+			eo.cg_limit = strtoll(optarg, NULL, 10) << 20;
+			break;
+		case 'Z':
+			eo.zram = false;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (!native)
+		die("fuzz: refusing to fuzz the running kernel without --native");
+	if (geteuid())
+		die("fuzz: native fuzzing changes system swap and cgroups: run as root");
+	if (mkdir_p(fo.out, 0755))
+		die("fuzz: cannot create output directory %s: %s", fo.out, strerror(errno));
+	probe = xasprintf("%s/exec.log", fo.out);
+	fd = open(probe, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("fuzz: output directory %s is not writable: %s", fo.out, strerror(errno));
+	close(fd);
+	free(probe);
+	if (mmf_env_setup(&eo, &env, err, sizeof(err)))
+		die("fuzz: %s", err);
+	printf("mmfuzz: fuzzing natively, seed %llu, %d swap device(s):",
+	       (unsigned long long)fo.seed, env.nr_swaps);
+	for (int i = 0; i < env.nr_swaps; i++)
+		printf(" %s", env.swaps[i]);
+	printf(", cgroup limit %lld MiB, output in %s\n", (long long)eo.cg_limit >> 20, fo.out);
+	fflush(stdout);
+	rc = mmf_fuzz_run(&fo, &env, &st);
+	if (mmf_env_teardown(&env))
+		rc = -1;
+	printf("mmfuzz: %llu programs, %llu calls, %llu pages seen swapped, %llu report(s),"
+	       " %llu timeout(s), %llu killed, %llu crashed\n",
+	       (unsigned long long)st.progs, (unsigned long long)st.calls,
+	       (unsigned long long)st.swapped, (unsigned long long)st.reports,
+	       (unsigned long long)st.timeouts, (unsigned long long)st.killed,
+	       (unsigned long long)st.crashed);
+	if (!st.swapped)
+		printf("mmfuzz: warning: no program reached swap in this run\n");
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The executor: runs a program in a fresh forked process with a timeout,
+ * feeding every call and its result to the oracles, and collects per-call
+ * results and reports. One hung or killed program never stops the caller.
+ */
+#ifndef MMF_EXEC_H
+#define MMF_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/prog.h"
+
+struct mmf_kmsg;
+
+struct mmf_exec_opts {
+	int timeout_ms;
+	/* Swap devices s0..s3: only ones mmfuzz made; NULL where none. */
+	const char *swaps[MMF_NR_SWAPS];
+	/* Directory on tmpfs for tmpfile(), e.g. /dev/shm. */
+	const char *tmpdir;
+	/* Written with the program text before it starts; -1 for none. */
+	int exec_log_fd;
+	/* Kernel-log oracle, read after each program; NULL for none. */
+	struct mmf_kmsg *kmsg;
+	/* A memory cgroup's cgroup.procs to put the program process in. */
+	const char *cgroup_procs;
+	/* Test hook: after this statement, change a page behind the model's
+	 * back through /proc/self/mem (-1: never).
+	 */
+	int corrupt_after;
+};
+
+enum mmf_run_status {
+	MMF_RUN_OK,
+	MMF_RUN_TIMEOUT,	/* killed after timeout_ms */
+	MMF_RUN_KILLED,		/* SIGKILL from outside, e.g. the OOM killer */
+	MMF_RUN_CRASHED,	/* died of another signal or exit status */
+};
+
+struct mmf_call_result {
+	int16_t si;		/* statement index */
+	int16_t party;		/* -1 main line, else the opening statement */
+	int32_t swapped;	/* swapped pages of the range after it, -1 unknown */
+	int64_t res;		/* >= 0, or -errno */
+};
+
+struct mmf_exec_report {
+	char *title;
+	char *body;
+};
+
+struct mmf_exec_result {
+	enum mmf_run_status status;
+	int sig;
+	uint64_t ns;
+	int nr_results;
+	struct mmf_call_result *results;
+	int nr_reports;
+	struct mmf_exec_report *reports;
+	long swapped;		/* pages seen swapped after calls, summed */
+};
+
+/* Choose the arena once per process; every program uses the same one. */
+int mmf_exec_init(void);
+
+int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
+		  struct mmf_exec_result *r);
+void mmf_exec_result_free(struct mmf_exec_result *r);
+
+/* Run a program in the calling process (the forked child does this). */
+void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd);
+
+/* "-1 ENOMEM", "0", "512": a call result as the text form prints it. */
+void mmf_exec_format_res(int64_t res, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The interpreter, run in the program's own process: the main line, thread
+ * blocks as pthreads, fork blocks as children that live until the join, and
+ * after every call the oracles. Records go to outfd, one write(2) each, so
+ * that lines from children and threads never interleave.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exec/interp.h"
+#include "oracle/acct.h"
+#include "oracle/pagemap.h"
+
+static __thread sigjmp_buf *fault_jmp;
+
+static void on_fault(int sig, siginfo_t *info, void *uc)
+{
+	if (fault_jmp)
+		siglongjmp(*fault_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+long guarded_pages(struct interp *in, int idx, int n, int si,
+		   void (*fn)(struct interp *in, int idx, int si))
+{
+	sigjmp_buf jb;
+	volatile long done = 0;
+
+	/* No mask save: the handler runs with SA_NODEFER, and saving it
+	 * would cost a syscall per call.
+	 */
+	if (sigsetjmp(jb, 0)) {
+		fault_jmp = NULL;
+		return done;
+	}
+	fault_jmp = &jb;
+	for (; done < n; done++)
+		fn(in, idx + done, si);
+	fault_jmp = NULL;
+	return done;
+}
+
+void page_fill(struct interp *in, int idx, int si)
+{
+	uint64_t w = mmf_shadow_word(in->sh, in->p->stmts[si].args[3], idx);
+	uint64_t *pg = (uint64_t *)page_addr(in, idx);
+
+	for (long i = 0; i < in->psz / 8; i++)
+		pg[i] = w;
+}
+
+static void emit(struct interp *in, struct strbuf *sb)
+{
+	write_all(in->outfd, sb->buf, sb->len);
+	sb_free(sb);
+}
+
+void emit_report(struct interp *in, const char *text, size_t len)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_printf(&sb, "C %zu\n", len);
+	sb_add(&sb, text, len);
+	emit(in, &sb);
+}
+
+/* What went wrong, for the title: a short class of the observed page. */
+static const char *corruption_class(struct interp *in, int idx, const struct mmf_vset *vs,
+				    uint64_t first, bool uniform)
+{
+	if (uniform && !first)
+		return "zeroed";
+	for (int i = 0; i < vs->n; i++)
+		if (vs->v[i] == first)
+			return "torn";
+	if (uniform && (first >> 32 & 0xffffff) == in->sh->nonce)
+		return (uint32_t)first == (uint32_t)(idx + 1) ? "stale" : "misplaced";
+	return uniform ? "foreign" : "garbage";
+}
+
+static void last_call(struct interp *in, int si, struct strbuf *sb)
+{
+	const struct mmf_stmt *s = &in->p->stmts[si];
+	const struct mmf_call_desc *d = &mmf_calls[s->id];
+
+	sb_puts(sb, d->name);
+	if (s->id == MMF_MADVISE || s->id == MMF_PROCESS_MADVISE) {
+		const struct mmf_arg_desc *a = &d->args[d->nr_args - 1];
+
+		for (int i = 0; i < a->set->nr; i++)
+			if (a->set->flags[i].val == s->args[d->nr_args - 1])
+				sb_printf(sb, "(%s)", a->set->flags[i].name);
+	}
+}
+
+static void report_corruption(struct interp *in, int idx, int si, const struct mmf_vset *vs,
+			      const uint64_t *pg, long words, long bad, long nbad)
+{
+	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
+	uint64_t ent = mmf_pagemap_entry(in->pagemap, pg, in->psz);
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_printf(&sb, "DATA CORRUPTION: %s %s page after ",
+		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
+		  mmf_shadow_backing_name(in->sh, idx));
+	if (sp->hist[0] != 0xff)
+		last_call(in, sp->hist[0], &sb);
+	else
+		sb_puts(&sb, "mmap");
+	sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
+		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)pg, si);
+	sb_printf(&sb, "pagemap: present=%d swapped=%d exclusive=%d\n",
+		  !!(ent & MMF_PM_PRESENT), !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE));
+	sb_puts(&sb, "expected:");
+	for (int i = 0; i < vs->n; i++)
+		sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs->v[i]);
+	sb_printf(&sb, "\nobserved: 0x%016llx at byte 0, 0x%016llx at byte %ld; %ld of %ld words"
+		  " differ from the first\n", (unsigned long long)pg[0],
+		  (unsigned long long)pg[bad], bad * 8, nbad, words);
+	sb_puts(&sb, "calls that touched it, newest first:\n");
+	for (int h = 0; h < MMF_HIST && sp->hist[h] != 0xff; h++) {
+		sb_printf(&sb, "  %d: ", sp->hist[h]);
+		mmf_stmt_print(&in->p->stmts[sp->hist[h]], &sb);
+		sb_puts(&sb, "\n");
+	}
+	emit_report(in, sb.buf, sb.len);
+	sb_free(&sb);
+}
+
+void page_verify(struct interp *in, int idx, int si)
+{
+	const uint64_t *pg = (const uint64_t *)page_addr(in, idx);
+	long words = in->psz / 8, bad = 0, nbad = 0;
+	struct mmf_vset vs;
+	uint64_t first;
+	bool known, ok = false;
+
+	pthread_mutex_lock(&in->lock);
+	known = mmf_shadow_expect(in->sh, idx, &vs);
+	pthread_mutex_unlock(&in->lock);
+	/* Fault the page in even when the model cannot tell its content. */
+	first = *(volatile const uint64_t *)pg;
+	if (!known)
+		return;
+	for (int i = 0; i < vs.n; i++)
+		ok |= vs.v[i] == first;
+	for (long i = 1; i < words; i++) {
+		if (pg[i] != first) {
+			bad = bad ? bad : i;
+			nbad++;
+		}
+	}
+	if (ok && !nbad)
+		return;
+	report_corruption(in, idx, si, &vs, pg, words, bad, nbad);
+}
+
+static void record(struct interp *in, int si, int party, long res, int swapped)
+{
+	char buf[96];
+	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d\n", si, party, res, swapped);
+
+	write_all(in->outfd, buf, n);
+}
+
+static bool is_lock_call(int id)
+{
+	return id == MMF_MLOCK || id == MMF_MLOCK2;
+}
+
+/* Change a page behind the model's back, through /proc/self/mem: the test
+ * that proves the data oracle fires.
+ */
+static void corrupt_one_page(struct interp *in)
+{
+	uint64_t junk[512];
+	struct mmf_vset vs;
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+
+	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
+		junk[i] = 0x5a5a5a5a00000000ull | i;
+	for (int idx = 0; fd >= 0 && idx < MMF_ARENA_PAGES; idx++) {
+		if (!mmf_shadow_expect(in->sh, idx, &vs))
+			continue;
+		if (pwrite(fd, junk, MIN((long)sizeof(junk), in->psz),
+			   (uintptr_t)page_addr(in, idx)) > 0)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static void run_stmt(struct interp *in, int si, int party)
+{
+	const struct mmf_stmt *s = &in->p->stmts[si];
+	const char *why = NULL;
+	int experr = 0, swapped = -1, idx, n;
+	struct strbuf sb;
+	long res;
+
+	sb_init(&sb);
+	if (!in->inflight) {
+		pthread_mutex_lock(&in->lock);
+		experr = mmf_acct_expected_errno(in->sh, s, &why);
+		pthread_mutex_unlock(&in->lock);
+	}
+	res = mmf_exec_calls[s->id](in, s, si);
+	pthread_mutex_lock(&in->lock);
+	mmf_shadow_apply(in->sh, s, si, res);
+	if (!in->inflight && res >= 0 && is_lock_call(s->id))
+		mmf_acct_check_locked(in->sh, s, in->arena, in->psz, in->vmlck_base, &sb);
+	pthread_mutex_unlock(&in->lock);
+	if (experr && res != -experr) {
+		char r[32];
+
+		mmf_exec_format_res(res, r, sizeof(r));
+		sb_printf(&sb, "ACCOUNTING: %s did not fail with %s\n%s returned %s"
+			  " (statement %d)\n", why, strerrorname_np(experr),
+			  mmf_calls[s->id].name, r, si);
+	}
+	if (sb.len)
+		emit_report(in, sb.buf, sb.len);
+	sb_free(&sb);
+	if ((mmf_calls[s->id].flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
+		swapped = mmf_pagemap_swapped(in->pagemap, page_addr(in, idx), in->psz, n);
+	record(in, si, party, res, swapped);
+	if (in->o->corrupt_after == si)
+		corrupt_one_page(in);
+}
+
+static int block_end(const struct mmf_prog *p, int bi)
+{
+	int i = bi + 1;
+
+	while (i < p->nr && (p->stmts[i].id == MMF_COMMENT ||
+			     mmf_calls[p->stmts[i].id].block != MMF_BLOCK_END))
+		i++;
+	return i;
+}
+
+static int next_join(const struct mmf_prog *p, int from)
+{
+	while (from < p->nr && p->stmts[from].id != MMF_JOIN)
+		from++;
+	return from;
+}
+
+static void run_block(struct interp *in, int from, int to, int party)
+{
+	for (int i = from; i < to; i++)
+		if (in->p->stmts[i].id != MMF_COMMENT)
+			run_stmt(in, i, party);
+}
+
+struct thread_arg {
+	struct interp *in;
+	int bi;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_arg *ta = arg;
+
+	run_block(ta->in, ta->bi + 1, block_end(ta->in->p, ta->bi), ta->bi);
+	free(ta);
+	return NULL;
+}
+
+static long start_thread(struct interp *in, int bi)
+{
+	struct thread_arg *ta = xmalloc(sizeof(*ta));
+	int e;
+
+	ta->in = in;
+	ta->bi = bi;
+	e = pthread_create(&in->threads[in->nr_threads], NULL, thread_main, ta);
+	if (e) {
+		free(ta);
+		return -e;
+	}
+	in->nr_threads++;
+	return 0;
+}
+
+static long start_child(struct interp *in, int bi)
+{
+	int c = in->p->stmts[bi].args[0];
+	pid_t pid;
+	char ch;
+
+	if (in->join_pipe[0] < 0 && pipe2(in->join_pipe, O_CLOEXEC))
+		return -errno;
+	pthread_mutex_lock(&in->lock);
+	pid = fork();
+	if (pid == 0) {
+		pthread_mutex_init(&in->lock, NULL);
+		close(in->join_pipe[1]);
+		in->nr_threads = 0;
+		in->inflight = 0;
+		mmf_shadow_fork_child(in->sh);
+		mmf_shadow_child_of(in->sh, in->p, in->group_first, bi);
+		in->vmlck_base = mmf_acct_vmlck_kb();
+		run_block(in, bi + 1, block_end(in->p, bi), bi);
+		/* Live until the join: its exit frees its swap entries then. */
+		while (read(in->join_pipe[0], &ch, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	if (pid > 0)
+		mmf_shadow_forked(in->sh, in->p, in->group_first, bi);
+	pthread_mutex_unlock(&in->lock);
+	if (pid < 0)
+		return -errno;
+	if (in->pidfds[c] >= 0)
+		close(in->pidfds[c]);
+	in->kids[c] = pid;
+	in->pidfds[c] = syscall(SYS_pidfd_open, pid, 0);
+	return 0;
+}
+
+static void join_all(struct interp *in)
+{
+	for (int t = 0; t < in->nr_threads; t++)
+		pthread_join(in->threads[t], NULL);
+	in->nr_threads = 0;
+	if (in->join_pipe[0] >= 0) {
+		close(in->join_pipe[1]);
+		for (int c = 0; c < MMF_NR_CHILDREN; c++) {
+			if (in->kids[c] > 0)
+				waitpid(in->kids[c], NULL, 0);
+			in->kids[c] = 0;
+			if (in->pidfds[c] >= 0)
+				close(in->pidfds[c]);
+			in->pidfds[c] = -1;
+		}
+		close(in->join_pipe[0]);
+		in->join_pipe[0] = in->join_pipe[1] = -1;
+	}
+	pthread_mutex_lock(&in->lock);
+	mmf_shadow_group_end(in->sh);
+	pthread_mutex_unlock(&in->lock);
+	in->group_first = -1;
+	in->inflight = 0;
+}
+
+static void run_main(struct interp *in)
+{
+	const struct mmf_prog *p = in->p;
+
+	for (int i = 0; i < p->nr; i++) {
+		const struct mmf_stmt *s = &p->stmts[i];
+		long res;
+
+		if (s->id == MMF_COMMENT)
+			continue;
+		switch (mmf_calls[s->id].block) {
+		case MMF_BLOCK_FORK:
+		case MMF_BLOCK_THREAD:
+			if (in->group_first < 0) {
+				in->group_first = i;
+				pthread_mutex_lock(&in->lock);
+				mmf_shadow_group_begin(in->sh, p, i, next_join(p, i));
+				pthread_mutex_unlock(&in->lock);
+			}
+			in->inflight++;
+			res = s->id == MMF_FORK ? start_child(in, i) : start_thread(in, i);
+			record(in, i, -1, res, -1);
+			i = block_end(p, i);
+			break;
+		case MMF_BLOCK_JOIN:
+			join_all(in);
+			record(in, i, -1, 0, -1);
+			break;
+		default:
+			run_stmt(in, i, -1);
+		}
+	}
+	join_all(in);
+}
+
+void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
+{
+	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
+	struct interp in = {
+		.p = p, .o = o, .outfd = outfd, .arena = mmf_arena, .psz = mmf_psz,
+		.join_pipe = { -1, -1 }, .group_first = -1,
+	};
+
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	pthread_mutex_init(&in.lock, NULL);
+	for (int f = 0; f < MMF_NR_FILES; f++)
+		in.files[f] = -1;
+	for (int c = 0; c < MMF_NR_CHILDREN; c++)
+		in.pidfds[c] = -1;
+	in.sh = xmalloc(sizeof(*in.sh));
+	mmf_shadow_init(in.sh, (uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
+	in.pagemap = mmf_pagemap_open();
+	in.vmlck_base = mmf_acct_vmlck_kb();
+	run_main(&in);
+}
+
+void mmf_exec_format_res(int64_t res, char *buf, size_t n)
+{
+	const char *name = res < 0 ? strerrorname_np(-res) : NULL;
+
+	if (res >= 0)
+		snprintf(buf, n, "%lld", (long long)res);
+	else if (name)
+		snprintf(buf, n, "-1 %s", name);
+	else
+		snprintf(buf, n, "-1 errno %lld", (long long)-res);
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run a program in a fresh process group with a timeout, then collect what
+ * it recorded and what the kernel printed meanwhile.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exec/interp.h"
+#include "oracle/kmsg.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+char *mmf_arena;
+long mmf_psz;
+
+int mmf_exec_init(void)
+{
+	/* Far from where the kernel puts mappings top-down, and from the heap. */
+	static const uintptr_t candidates[] = {
+		0x200000000000ull, 0x100000000000ull, 0x40000000000ull,
+		0x8000000000ull, 0x2000000000ull, 0x400000000ull,
+	};
+	long len;
+
+	if (mmf_arena)
+		return 0;
+	mmf_psz = sysconf(_SC_PAGESIZE);
+	/* One guard slot after the arena keeps spills off other mappings. */
+	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
+		void *p = mmap((void *)candidates[i], len, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			continue;
+		if (p != (void *)candidates[i]) {
+			munmap(p, len);
+			continue;
+		}
+		munmap(p, len);
+		mmf_arena = p;
+		return 0;
+	}
+	errno = ENOMEM;
+	return -1;
+}
+
+static void add_report(struct mmf_exec_result *r, const char *title, const char *body)
+{
+	r->reports = xrealloc(r->reports, (r->nr_reports + 1) * sizeof(*r->reports));
+	r->reports[r->nr_reports].title = xstrdup(title);
+	r->reports[r->nr_reports].body = xstrdup(body);
+	r->nr_reports++;
+}
+
+static void kmsg_report(const char *title, const char *text, void *arg)
+{
+	add_report(arg, title, text);
+}
+
+static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
+{
+	char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', end - p);
+		struct mmf_call_result c;
+		long long res;
+		int si, party, sw;
+		size_t n;
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (sscanf(p, "R %d %d %lld %d", &si, &party, &res, &sw) == 4) {
+			c.si = si;
+			c.party = party;
+			c.res = res;
+			c.swapped = sw;
+			r->results = xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
+			r->results[r->nr_results++] = c;
+			r->swapped += sw > 0 ? sw : 0;
+			p = nl + 1;
+		} else if (sscanf(p, "C %zu", &n) == 1 && n <= (size_t)(end - nl - 1)) {
+			char *text = nl + 1, *tnl = memchr(text, '\n', n);
+			char *title = xasprintf("%.*s", (int)(tnl ? tnl - text : (long)n), text);
+			char *body = xasprintf("%.*s", (int)n, text);
+
+			add_report(r, title, body);
+			free(title);
+			free(body);
+			p = text + n;
+		} else {
+			/* A record cut by a crash: nothing after it is trustworthy. */
+			break;
+		}
+	}
+}
+
+static int wait_timeout(pid_t pid, int timeout_ms, int *status)
+{
+	int pfd = syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd pf = { .fd = pfd, .events = POLLIN };
+	int timed_out = 0;
+
+	if (pfd >= 0) {
+		int rc;
+
+		while ((rc = poll(&pf, 1, timeout_ms)) < 0 && errno == EINTR)
+			;
+		timed_out = rc == 0;
+		close(pfd);
+	}
+	/* Kill the whole group: fork blocks and anything they left. */
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	while (waitpid(-pid, NULL, WNOHANG) > 0)
+		;
+	return timed_out;
+}
+
+int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
+		  struct mmf_exec_result *r)
+{
+	uint64_t start = now_ns();
+	int outfd, status = 0;
+	size_t len;
+	char *buf;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (mmf_exec_init())
+		return -errno;
+	if (o->exec_log_fd >= 0) {
+		struct strbuf sb;
+
+		sb_init(&sb);
+		sb_puts(&sb, "# mmfuzz: executing program\n");
+		mmf_prog_print(p, &sb);
+		sb_puts(&sb, "\n");
+		write_all(o->exec_log_fd, sb.buf, sb.len);
+		sb_free(&sb);
+	}
+	outfd = memfd_create("mmfuzz-out", MFD_CLOEXEC);
+	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(outfd);
+		return -errno;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (o->cgroup_procs) {
+			int fd = open(o->cgroup_procs, O_WRONLY | O_CLOEXEC);
+
+			if (fd >= 0) {
+				dprintf(fd, "%d\n", getpid());
+				close(fd);
+			}
+		}
+		mmf_exec_interp(p, o, outfd);
+		_exit(0);
+	}
+	setpgid(pid, pid);
+	if (wait_timeout(pid, o->timeout_ms, &status))
+		r->status = MMF_RUN_TIMEOUT;
+	else if (WIFSIGNALED(status))
+		r->status = WTERMSIG(status) == SIGKILL ? MMF_RUN_KILLED : MMF_RUN_CRASHED;
+	else if (WEXITSTATUS(status))
+		r->status = MMF_RUN_CRASHED;
+	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	r->ns = now_ns() - start;
+	len = lseek(outfd, 0, SEEK_END);
+	buf = xmalloc(len + 1);
+	if (pread(outfd, buf, len, 0) == (ssize_t)len)
+		parse_records(r, buf, len);
+	free(buf);
+	close(outfd);
+	if (o->kmsg)
+		mmf_kmsg_poll(o->kmsg, kmsg_report, r);
+	return 0;
+}
+
+void mmf_exec_result_free(struct mmf_exec_result *r)
+{
+	for (int i = 0; i < r->nr_reports; i++) {
+		free(r->reports[i].title);
+		free(r->reports[i].body);
+	}
+	free(r->reports);
+	free(r->results);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The system calls behind each descriptor. Addresses come from the arena:
+ * a range is slot base + page * page size. Raw syscall(2) is used where the
+ * C library may lack a wrapper; flag values come straight from the program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/swap.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "exec/interp.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+static long ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static char *range_addr(struct interp *in, const struct mmf_stmt *s, long *len)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	*len = (long)n * in->psz;
+	return page_addr(in, idx);
+}
+
+static long run_mmap(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	uint64_t backing = s->args[3], flags = s->args[6];
+	int fd = -1;
+	long len;
+	char *addr = range_addr(in, s, &len);
+	void *r;
+
+	if (backing != MMF_BACKING_ANON) {
+		fd = in->files[backing - 1];
+		if (fd < 0)
+			return -EBADF;
+	}
+	flags = (flags & ~(uint64_t)MAP_FIXED) | s->args[5] |
+		(backing == MMF_BACKING_ANON ? MAP_ANONYMOUS : 0) |
+		(s->args[6] & MAP_FIXED ? MAP_FIXED : MAP_FIXED_NOREPLACE);
+	r = mmap(addr, len, s->args[4], flags, fd,
+		 backing == MMF_BACKING_ANON ? 0 : (off_t)s->args[1] * in->psz);
+	if (r == MAP_FAILED)
+		return -errno;
+	if (r != addr) {
+		/* A kernel without MAP_FIXED_NOREPLACE treats it as a hint. */
+		munmap(r, len);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static long run_munmap(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(munmap(addr, len));
+}
+
+static long run_mremap(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+	int dst = s->args[3] * MMF_SLOT_PAGES + s->args[4];
+	long len2 = (long)MIN((int)s->args[5], MMF_ARENA_PAGES - dst) * in->psz;
+	char *to = page_addr(in, dst);
+	char *r = mremap(addr, len, len2, s->args[6], to);
+	char *end = in->arena + (long)MMF_ARENA_PAGES * in->psz;
+
+	if (r == MAP_FAILED)
+		return -errno;
+	if (r < in->arena || r + len2 > end) {
+		/* Moved where the kernel liked: bring it back to the slot. */
+		char *b = mremap(r, len2, len2, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+
+		if (b == MAP_FAILED) {
+			munmap(r, len2);
+			return -EFAULT;
+		}
+		r = b;
+	}
+	return (r - in->arena) / in->psz;
+}
+
+static long run_mprotect(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(mprotect(addr, len, s->args[3]));
+}
+
+static long run_madvise(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(madvise(addr, len, s->args[3]));
+}
+
+static long run_process_madvise(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	struct iovec iov;
+	long r;
+	int fd;
+
+	iov.iov_base = range_addr(in, s, (long *)&iov.iov_len);
+	if (s->args[3] == MMF_TARGET_SELF) {
+		fd = syscall(SYS_pidfd_open, getpid(), 0);
+		if (fd < 0)
+			return -errno;
+		r = ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
+		close(fd);
+		return r;
+	}
+	fd = in->pidfds[s->args[3] - 1];
+	if (fd < 0)
+		return -ESRCH;
+	return ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
+}
+
+static long run_mlock(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(mlock(addr, len));
+}
+
+static long run_mlock2(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(syscall(SYS_mlock2, addr, len, s->args[3]));
+}
+
+static long run_munlock(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(munlock(addr, len));
+}
+
+static long run_mlockall(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	return ret(mlockall(s->args[0]));
+}
+
+static long run_munlockall(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	return ret(munlockall());
+}
+
+static long run_write(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	return guarded_pages(in, idx, n, si, page_fill);
+}
+
+static long run_read(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	return guarded_pages(in, idx, n, si, page_verify);
+}
+
+static long run_mincore(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	unsigned char vec[MMF_ARENA_PAGES];
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(mincore(addr, len, vec));
+}
+
+static long run_msync(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = range_addr(in, s, &len);
+
+	return ret(msync(addr, len, s->args[3]));
+}
+
+/* Replace file slot fN with a new file of npages pages. */
+static long new_file(struct interp *in, const struct mmf_stmt *s, int fd)
+{
+	int f = s->args[0];
+
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)s->args[1] * in->psz)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	if (in->files[f] >= 0)
+		close(in->files[f]);
+	in->files[f] = fd;
+	return 0;
+}
+
+static long run_memfd(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	return new_file(in, s, memfd_create("mmfuzz", MFD_CLOEXEC));
+}
+
+static long run_tmpfile(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	const char *dir = in->o->tmpdir ? in->o->tmpdir : "/dev/shm";
+
+	return new_file(in, s, open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+}
+
+static long run_swapoff(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	const char *path = in->o->swaps[s->args[0]];
+
+	return path ? ret(swapoff(path)) : -ENODEV;
+}
+
+static long run_swapon(struct interp *in, const struct mmf_stmt *s, int si)
+{
+	const char *path = in->o->swaps[s->args[0]];
+	int64_t prio = (int64_t)s->args[1];
+	int flags = s->args[2];
+
+	if (!path)
+		return -ENODEV;
+	if (prio >= 0)
+		flags |= SWAP_FLAG_PREFER | ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+	return ret(swapon(path, flags));
+}
+
+const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
+	[MMF_MMAP] = run_mmap,
+	[MMF_MUNMAP] = run_munmap,
+	[MMF_MREMAP] = run_mremap,
+	[MMF_MPROTECT] = run_mprotect,
+	[MMF_MADVISE] = run_madvise,
+	[MMF_PROCESS_MADVISE] = run_process_madvise,
+	[MMF_MLOCK] = run_mlock,
+	[MMF_MLOCK2] = run_mlock2,
+	[MMF_MUNLOCK] = run_munlock,
+	[MMF_MLOCKALL] = run_mlockall,
+	[MMF_MUNLOCKALL] = run_munlockall,
+	[MMF_WRITE] = run_write,
+	[MMF_READ] = run_read,
+	[MMF_MINCORE] = run_mincore,
+	[MMF_MSYNC] = run_msync,
+	[MMF_MEMFD] = run_memfd,
+	[MMF_TMPFILE] = run_tmpfile,
+	[MMF_SWAPOFF] = run_swapoff,
+	[MMF_SWAPON] = run_swapon,
+	/* fork, thread, } and join are run by the interpreter itself. */
+};

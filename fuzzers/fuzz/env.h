@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The native run's environment: swap devices of our own at different
+ * priorities and a memory cgroup sized to force reclaim, all journaled so
+ * that they are removed at the end, or by 'mmfuzz cleanup' after a kill.
+ */
+#ifndef MMF_ENV_H
+#define MMF_ENV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/prog.h"
+
+struct mmf_env_opts {
+	const char *swapdir;	/* where swap files go (NULL: /var/tmp) */
+	uint64_t swap_bytes;	/* per device */
+	int nr_swapfiles;
+	bool zram;		/* add a zram device where the kernel has it */
+	int64_t cg_limit;	/* memory cgroup limit, 0: no cgroup */
+};
+
+struct mmf_env {
+	struct mmf_journal *j;
+	struct mmf_cgroup *cg;
+	int nr_swaps;
+	char swaps[MMF_NR_SWAPS][PATH_MAX];
+	int prio[MMF_NR_SWAPS];
+	char procs[PATH_MAX];	/* the cgroup's cgroup.procs, "" without one */
+};
+
+extern const struct mmf_env_opts mmf_env_defaults;
+
+/* Set up; on failure undo what was made and return -1 with a message. */
+int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, size_t n);
+/* Swap devices a program swapped off go back on, at their priority. */
+void mmf_env_restore_swaps(struct mmf_env *env);
+/* Remove everything; 0 or -1 if something had to be left for cleanup. */
+int mmf_env_teardown(struct mmf_env *env);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The fuzz loop: generate or mutate, execute, keep what was new, save reports. */
+#ifndef MMF_FUZZ_H
+#define MMF_FUZZ_H
+
+#include <stdint.h>
+
+#include "exec/exec.h"
+#include "fuzz/env.h"
+
+struct mmf_fuzz_opts {
+	uint64_t seed;
+	int64_t duration_ms;
+	const char *out;	/* output directory */
+	int timeout_ms;
+	int progress_ms;
+	int max_calls;		/* per generated program */
+};
+
+struct mmf_fuzz_stats {
+	uint64_t progs, calls, swapped, reports, timeouts, killed, crashed;
+};
+
+/* Run until the budget is spent or SIGINT/SIGTERM; 0, or -1 with a message. */
+int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
+		 struct mmf_fuzz_stats *st);
+
+/*
+ * Save a report and the program that produced it under dir/reports/<title>/
+ * as report.N and prog.N, never overwriting what is there. Returns N or -1.
+ */
+int mmf_save_report(const char *dir, const char *title, const char *body,
+		    const struct mmf_prog *p);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Native fuzz loop. Without kernel coverage, a program is kept in the pool
+ * when it shows new behaviour: a (call, argument class, result) it is the
+ * first to produce, or pages it got swapped out. Mutation works from the
+ * pool, generation brings fresh programs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz/fuzz.h"
+#include "oracle/kmsg.h"
+#include "util/rand.h"
+#include "util/util.h"
+
+#define POOL_MAX	256
+#define SIGNAL_BITS	(1 << 16)
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	stop = 1;
+}
+
+struct vmstat {
+	uint64_t pswpin, pswpout, pgfault;
+};
+
+static void read_vmstat(struct vmstat *v)
+{
+	char *s = read_file("/proc/vmstat", NULL);
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "\npswpin ", offsetof(struct vmstat, pswpin) },
+		{ "\npswpout ", offsetof(struct vmstat, pswpout) },
+		{ "\npgfault ", offsetof(struct vmstat, pgfault) },
+	};
+
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; s && i < ARRAY_SIZE(keys); i++) {
+		char *p = strstr(s, keys[i].key);
+
+		if (p)
+			*(uint64_t *)((char *)v + keys[i].off) =
+				strtoull(p + strlen(keys[i].key), NULL, 10);
+	}
+	free(s);
+}
+
+/* Behaviour of one call, hashed: the call, its last argument, its result. */
+static uint32_t call_signal(const struct mmf_prog *p, const struct mmf_call_result *c)
+{
+	const struct mmf_stmt *s = &p->stmts[c->si];
+	int na = mmf_calls[s->id].nr_args;
+	uint64_t h = s->id * 0x9e3779b1u;
+
+	h ^= (na ? s->args[na - 1] : 0) * 0x85ebca6bu;
+	h ^= (c->res < 0 ? c->res : c->res > 0) * 0xc2b2ae35u;
+	h ^= (c->swapped > 0) * 0x27d4eb2fu;
+	return (h ^ (h >> 16)) % SIGNAL_BITS;
+}
+
+static int new_signal(uint8_t *seen, const struct mmf_prog *p, const struct mmf_exec_result *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nr_results; i++) {
+		uint32_t b = call_signal(p, &r->results[i]);
+
+		if (!(seen[b / 8] & (1u << (b % 8)))) {
+			seen[b / 8] |= 1u << (b % 8);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void progress(const struct mmf_fuzz_stats *st, uint64_t t0, const struct vmstat *v0,
+		     int pool)
+{
+	double secs = (now_ns() - t0) / 1e9;
+	struct vmstat v;
+
+	read_vmstat(&v);
+	printf("[%6.0fs] progs %llu (%.1f/s) calls %llu (%.0f/s) swapped-seen %llu"
+	       " pswpin +%llu pswpout +%llu faults +%llu reports %llu timeouts %llu pool %d\n",
+	       secs, (unsigned long long)st->progs, st->progs / secs,
+	       (unsigned long long)st->calls, st->calls / secs,
+	       (unsigned long long)st->swapped,
+	       (unsigned long long)(v.pswpin - v0->pswpin),
+	       (unsigned long long)(v.pswpout - v0->pswpout),
+	       (unsigned long long)(v.pgfault - v0->pgfault),
+	       (unsigned long long)st->reports, (unsigned long long)st->timeouts, pool);
+	fflush(stdout);
+}
+
+static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog *p,
+			   const struct mmf_exec_result *r, struct mmf_fuzz_stats *st)
+{
+	for (int i = 0; i < r->nr_reports; i++) {
+		int n = mmf_save_report(o->out, r->reports[i].title, r->reports[i].body, p);
+
+		st->reports++;
+		if (n >= 0)
+			printf("REPORT: %s (saved as %s/reports/.../report.%d)\n",
+			       r->reports[i].title, o->out, n);
+		else
+			printf("REPORT: %s\n", r->reports[i].title);
+	}
+}
+
+int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
+		 struct mmf_fuzz_stats *st)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = -1 };
+	struct mmf_prog *pool = xcalloc(POOL_MAX, sizeof(*pool));
+	uint8_t *seen = xcalloc(SIGNAL_BITS / 8, 1);
+	struct mmf_prog prog;
+	uint64_t t0 = now_ns(), last = t0;
+	struct mmf_rand rnd;
+	struct vmstat v0;
+	char *logpath;
+	int npool = 0;
+
+	memset(st, 0, sizeof(*st));
+	mmf_rand_seed(&rnd, o->seed);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	logpath = xasprintf("%s/exec.log", o->out);
+	eo.exec_log_fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	free(logpath);
+	if (eo.exec_log_fd < 0)
+		return -1;
+	for (int i = 0; i < env->nr_swaps; i++)
+		eo.swaps[i] = env->swaps[i];
+	eo.cgroup_procs = env->procs[0] ? env->procs : NULL;
+	eo.kmsg = mmf_kmsg_open();
+	if (!eo.kmsg)
+		warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",
+		       strerror(errno));
+	read_vmstat(&v0);
+	while (!stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms) {
+		struct mmf_exec_result r;
+
+		if (!npool || mmf_rand_oneof(&rnd, 3)) {
+			mmf_prog_generate(&rnd, 4 + mmf_rand_below(&rnd, o->max_calls), &prog);
+		} else {
+			prog = pool[mmf_rand_below(&rnd, npool)];
+			mmf_prog_mutate(&rnd, &prog, &pool[mmf_rand_below(&rnd, npool)]);
+		}
+		if (mmf_exec_prog(&prog, &eo, &r)) {
+			warnx_("cannot run a program: %s", strerror(errno));
+			break;
+		}
+		st->progs++;
+		st->calls += r.nr_results;
+		st->swapped += r.swapped;
+		st->timeouts += r.status == MMF_RUN_TIMEOUT;
+		st->killed += r.status == MMF_RUN_KILLED;
+		st->crashed += r.status == MMF_RUN_CRASHED;
+		handle_reports(o, &prog, &r, st);
+		if (new_signal(seen, &prog, &r)) {
+			if (npool < POOL_MAX)
+				pool[npool++] = prog;
+			else
+				pool[mmf_rand_below(&rnd, POOL_MAX)] = prog;
+		}
+		mmf_exec_result_free(&r);
+		mmf_env_restore_swaps(env);
+		if (now_ns() - last >= (uint64_t)o->progress_ms * 1000000) {
+			progress(st, t0, &v0, npool);
+			last = now_ns();
+		}
+	}
+	progress(st, t0, &v0, npool);
+	mmf_kmsg_close(eo.kmsg);
+	close(eo.exec_log_fd);
+	free(pool);
+	free(seen);
+	return 0;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The program model: pure data, no system calls.
+ *
+ * A program is a flat sequence of statements. Each is a call of one
+ * descriptor (calls.c) with up to MMF_MAX_ARGS integer arguments, or a
+ * comment line. Concurrency is expressed by block calls: "cN = fork {" and
+ * "thread {" open a block that runs concurrently with the statements after
+ * its closing "}"; "join" waits for every open block (the end of the program
+ * joins implicitly). Blocks do not nest.
+ *
+ * Resources are fixed slots, so every program is valid whatever the order of
+ * its calls: mappings m0..m7 each own a 2 MiB-aligned window of the
+ * executor's arena, files f0..f3 are memfds or tmpfs files, children c0..c3
+ * are forked blocks, and swap devices s0..s3 are the ones mmfuzz made for the
+ * run (never any other). A call on a slot that holds nothing just fails.
+ */
+#ifndef MMF_PROG_H
+#define MMF_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MMF_MAX_ARGS		7
+#define MMF_MAX_STMTS		128
+#define MMF_NR_MAPS		8
+#define MMF_NR_FILES		4
+#define MMF_NR_CHILDREN		4
+#define MMF_NR_SWAPS		4
+#define MMF_MAX_BLOCKS		4	/* concurrently open fork/thread blocks */
+/* Pages per mapping slot: two PMD-sized folios with 4 KiB pages. */
+#define MMF_SLOT_PAGES		1024
+#define MMF_MAX_TAG		255
+
+enum mmf_arg_type {
+	MMF_ARG_MAP,		/* m0..m7 */
+	MMF_ARG_FILE,		/* f0..f3 */
+	MMF_ARG_CHILD,		/* c0..c3 */
+	MMF_ARG_SWAP,		/* s0..s3 */
+	MMF_ARG_BACKING,	/* anon, f0..f3 */
+	MMF_ARG_TARGET,		/* self, c0..c3 */
+	MMF_ARG_PAGE,		/* page index inside a slot */
+	MMF_ARG_NPAGES,		/* page count, 1..MMF_SLOT_PAGES */
+	MMF_ARG_FLAGS,		/* OR of names from a flag set */
+	MMF_ARG_ENUM,		/* one name from a flag set */
+	MMF_ARG_TAG,		/* content tag of a write, 1..255 */
+	MMF_ARG_INT,		/* integer in [min, max] */
+};
+
+/* Values of MMF_ARG_BACKING and MMF_ARG_TARGET. */
+#define MMF_BACKING_ANON	0	/* then f0..f3 as 1..4 */
+#define MMF_TARGET_SELF		0	/* then c0..c3 as 1..4 */
+
+struct mmf_flag {
+	const char *name;
+	uint64_t val;
+};
+
+struct mmf_flag_set {
+	const char *name;
+	const struct mmf_flag *flags;
+	int nr;
+};
+
+struct mmf_arg_desc {
+	const char *name;
+	enum mmf_arg_type type;
+	const struct mmf_flag_set *set;	/* FLAGS and ENUM */
+	int64_t min, max;		/* INT */
+};
+
+/* The concurrency role of a descriptor. */
+enum mmf_block {
+	MMF_BLOCK_NONE,
+	MMF_BLOCK_FORK,		/* "cN = fork {" */
+	MMF_BLOCK_THREAD,	/* "thread {" */
+	MMF_BLOCK_END,		/* "}" */
+	MMF_BLOCK_JOIN,		/* "join" */
+};
+
+/* Descriptor flags. */
+#define MMF_CALL_DEFINES	0x1	/* arg 0 is printed as "res = " */
+#define MMF_CALL_SWAPCHECK	0x2	/* executor samples pagemap after it */
+#define MMF_CALL_GLOBAL		0x4	/* affects the whole process/system */
+#define MMF_CALL_RANGE		0x8	/* args 0..2 are map, page, npages */
+
+struct mmf_call_desc {
+	const char *name;
+	int nr_args;
+	struct mmf_arg_desc args[MMF_MAX_ARGS];
+	unsigned int flags;
+	enum mmf_block block;
+	int weight;		/* relative frequency in generation */
+};
+
+/* Call ids are indexes into mmf_calls[]. */
+enum mmf_call_id {
+	MMF_MMAP,
+	MMF_MUNMAP,
+	MMF_MREMAP,
+	MMF_MPROTECT,
+	MMF_MADVISE,
+	MMF_PROCESS_MADVISE,
+	MMF_MLOCK,
+	MMF_MLOCK2,
+	MMF_MUNLOCK,
+	MMF_MLOCKALL,
+	MMF_MUNLOCKALL,
+	MMF_WRITE,
+	MMF_READ,
+	MMF_MINCORE,
+	MMF_MSYNC,
+	MMF_MEMFD,
+	MMF_TMPFILE,
+	MMF_SWAPOFF,
+	MMF_SWAPON,
+	MMF_FORK,
+	MMF_THREAD,
+	MMF_END,
+	MMF_JOIN,
+	MMF_NR_CALLS
+};
+
+extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
+
+/* Named flag sets, also used by the executor to reach the values. */
+extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
+	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
+	mmf_msync_set, mmf_swapon_set;
+
+/* A statement is a call, or (id < 0) a comment line kept for printing. */
+struct mmf_stmt {
+	int16_t id;
+	uint16_t comment;	/* comments: offset into prog->text */
+	uint64_t args[MMF_MAX_ARGS];
+};
+
+#define MMF_COMMENT		(-1)
+
+struct mmf_prog {
+	int nr;
+	struct mmf_stmt stmts[MMF_MAX_STMTS];
+	/* Comment text pool: NUL-separated strings referenced by stmts. */
+	uint16_t text_len;
+	char text[4096];
+};
+
+const struct mmf_call_desc *mmf_call_lookup(const char *name, size_t len);
+
+/* Clamp every argument into its type's range and repair block structure:
+ * unmatched "}" are dropped, nested blocks flattened, open blocks closed.
+ * Any prog becomes a valid one; a valid one is left unchanged.
+ */
+void mmf_prog_normalize(struct mmf_prog *p);
+/* 0 when valid; else -1 and a one-line reason in err. */
+int mmf_prog_validate(const struct mmf_prog *p, char *err, size_t errlen);
+/* Append a statement (no-op when the program is full); returns it. */
+struct mmf_stmt *mmf_prog_append(struct mmf_prog *p, int id);
+/* Number of real calls (comments excluded). */
+int mmf_prog_nr_calls(const struct mmf_prog *p);
+/* Append a comment line; false when the text pool is full. */
+bool mmf_prog_add_comment(struct mmf_prog *p, const char *text, size_t len);
+/* Stable hash of calls and args (not comments), for dedup. */
+uint64_t mmf_prog_hash(const struct mmf_prog *p);
+
+/* Text codec (text.c): one statement per line, see corpus/ for examples. */
+struct strbuf;
+void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb);
+/* Parse; on error returns -1 with "line N: reason" in err. */
+int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errlen);
+/* Print one call (no indent, no newline), as in the text form. */
+void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb);
+
+/* Byte codec (bytes.c): every byte string decodes to a valid program. */
+void mmf_prog_decode(const uint8_t *data, size_t len, struct mmf_prog *p);
+/* Encode so that decode(encode(p)) == p for programs without comments. */
+size_t mmf_prog_encode(const struct mmf_prog *p, uint8_t *buf, size_t cap);
+
+/* Generation and mutation (gen.c, mutate.c), deterministic from the rng. */
+struct mmf_rand;
+void mmf_prog_generate(struct mmf_rand *r, int nr_calls, struct mmf_prog *p);
+void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other);
+/* A random valid value for argument i of call desc. */
+uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int i);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "oracle/acct.h"
+
+enum { A_DONTNEED = 4, A_FREE = 8, ML_ONFAULT = 1, PROT_RW = 0x3 };
+
+/* What the model knows of a range: every page known, and which kinds. */
+struct range_facts {
+	bool known;
+	bool all_mapped;
+	bool any_unmapped;
+	bool any_locked;
+};
+
+static struct range_facts facts(const struct mmf_shadow *sh, int idx, int n)
+{
+	struct range_facts f = { .known = true, .all_mapped = true };
+
+	for (int i = 0; i < n; i++) {
+		const struct mmf_shadow_page *pg = &sh->pages[idx + i];
+
+		if (pg->lost)
+			f.known = false;
+		f.all_mapped &= pg->mapped;
+		f.any_unmapped |= !pg->mapped;
+		f.any_locked |= pg->mapped && pg->locked;
+	}
+	return f;
+}
+
+static bool locked_range(const struct range_facts *f)
+{
+	return f->all_mapped && f->any_locked;
+}
+
+static bool holed_range(const struct range_facts *f)
+{
+	return f->any_unmapped;
+}
+
+/* One row per defined misuse, with the man page's words for it. */
+static const struct errno_rule {
+	int call;
+	int advice;		/* -1: any */
+	int err;
+	bool (*applies)(const struct range_facts *f);
+	const char *why;
+} rules[] = {
+	/* madvise(2): "EINVAL ... MADV_DONTNEED ... range includes locked pages" */
+	{ MMF_MADVISE, A_DONTNEED, EINVAL, locked_range, "MADV_DONTNEED on an mlocked range" },
+	{ MMF_MADVISE, A_FREE, EINVAL, locked_range, "MADV_FREE on an mlocked range" },
+	/* mlock(2): "ENOMEM Some of the specified address range does not
+	 * correspond to mapped pages"
+	 */
+	{ MMF_MLOCK, -1, ENOMEM, holed_range, "mlock over an unmapped hole" },
+	{ MMF_MLOCK2, -1, ENOMEM, holed_range, "mlock2 over an unmapped hole" },
+	{ MMF_MUNLOCK, -1, ENOMEM, holed_range, "munlock over an unmapped hole" },
+};
+
+int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
+			    const char **why)
+{
+	struct range_facts f;
+	int idx, n;
+
+	if (!mmf_stmt_range(s, &idx, &n) || n <= 0)
+		return 0;
+	f = facts(sh, idx, n);
+	if (!f.known)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
+		const struct errno_rule *r = &rules[i];
+
+		if (r->call != s->id || (r->advice >= 0 && (uint64_t)r->advice != s->args[3]))
+			continue;
+		if (r->applies(&f)) {
+			*why = r->why;
+			return r->err;
+		}
+	}
+	return 0;
+}
+
+long mmf_acct_vmlck_kb(void)
+{
+	char *st = read_file("/proc/self/status", NULL);
+	char *p = st ? strstr(st, "\nVmLck:") : NULL;
+	long kb = p ? strtol(p + 7, NULL, 10) : -1;
+
+	free(st);
+	return kb;
+}
+
+int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
+			  void *arena, long psz, long vmlck_base_kb, struct strbuf *out)
+{
+	unsigned char vec[MMF_SLOT_PAGES * 2];
+	bool populate = s->id == MMF_MLOCK || (s->id == MMF_MLOCK2 && !(s->args[3] & ML_ONFAULT));
+	long want, got;
+	int idx, n;
+
+	if (populate && mmf_stmt_range(s, &idx, &n) && n > 0 && (size_t)n <= sizeof(vec) &&
+	    !mincore((char *)arena + (long)idx * psz, (long)n * psz, vec)) {
+		for (int i = 0; i < n; i++) {
+			const struct mmf_shadow_page *pg = &sh->pages[idx + i];
+			struct mmf_vset vs;
+
+			/* Only pages the model can vouch for: known, readable,
+			 * no guard, backed by a page inside its file.
+			 */
+			if (!pg->mapped || pg->lost || pg->guard || pg->prot == 0xff ||
+			    !(pg->prot & PROT_RW) || (pg->view && !mmf_shadow_expect(sh, idx + i, &vs)))
+				continue;
+			if (vec[i] & 1)
+				continue;
+			sb_printf(out, "ACCOUNTING: mlocked page not resident\n"
+				  "page %d of the range (arena page %d) not resident after %s"
+				  " returned 0 (mincore)\n", i, idx + i, mmf_calls[s->id].name);
+			return 1;
+		}
+	}
+	if (!sh->locks_exact || vmlck_base_kb < 0)
+		return 0;
+	want = vmlck_base_kb + mmf_shadow_locked_pages(sh) * (psz / 1024);
+	got = mmf_acct_vmlck_kb();
+	if (got < 0 || got == want)
+		return 0;
+	sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
+		  "VmLck is %ld kB after %s, the model locked %ld pages: expected %ld kB\n",
+		  got, mmf_calls[s->id].name, mmf_shadow_locked_pages(sh), want);
+	return 1;
+}

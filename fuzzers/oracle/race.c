@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the parties of a concurrency group race on. The main line and the
+ * threads share one address space; a fork child has its own copy of it and
+ * shares only object-backed (shmem, memfd, tmpfs) pages with the others.
+ */
+#include "oracle/shadow.h"
+#include <string.h>
+
+#include "util/util.h"
+
+struct party {
+	bool fork;
+	uint8_t slots;
+	uint8_t files;
+	uint8_t creates;
+};
+
+static uint8_t range_slots(int idx, int n)
+{
+	uint8_t m = 0;
+
+	for (int s = idx / MMF_SLOT_PAGES; n > 0 && s <= (idx + n - 1) / MMF_SLOT_PAGES; s++)
+		m |= 1u << s;
+	return m;
+}
+
+static void note(struct party *pt, const struct mmf_stmt *s)
+{
+	int idx, n;
+
+	if (mmf_stmt_range(s, &idx, &n))
+		pt->slots |= range_slots(idx, n);
+	if (s->id == MMF_MREMAP) {
+		idx = s->args[3] * MMF_SLOT_PAGES + s->args[4];
+		pt->slots |= range_slots(idx, MIN((int)s->args[5], MMF_ARENA_PAGES - idx));
+	}
+	if (s->id == MMF_MMAP && s->args[3] != MMF_BACKING_ANON)
+		pt->files |= 1u << (s->args[3] - 1);
+	if (s->id == MMF_MEMFD || s->id == MMF_TMPFILE) {
+		pt->files |= 1u << s->args[0];
+		pt->creates |= 1u << s->args[0];
+	}
+}
+
+/* Party 0 is the main line, then one per block in program order. */
+static int parties(const struct mmf_prog *p, int first, int join, struct party *pt)
+{
+	int nr = 1, cur = 0;
+
+	memset(pt, 0, sizeof(*pt) * (MMF_MAX_BLOCKS + 1));
+	for (int i = first; i < join && i < p->nr; i++) {
+		const struct mmf_stmt *s = &p->stmts[i];
+
+		if (s->id == MMF_COMMENT)
+			continue;
+		switch (mmf_calls[s->id].block) {
+		case MMF_BLOCK_FORK:
+		case MMF_BLOCK_THREAD:
+			if (nr > MMF_MAX_BLOCKS)
+				return nr;
+			cur = nr++;
+			pt[cur].fork = s->id == MMF_FORK;
+			continue;
+		case MMF_BLOCK_END:
+			cur = 0;
+			continue;
+		default:
+			note(&pt[cur], s);
+		}
+	}
+	return nr;
+}
+
+static uint64_t reached_objs(const struct mmf_shadow *sh, const struct party *pt)
+{
+	uint64_t objs = 0;
+
+	for (int m = 0; m < MMF_NR_MAPS; m++) {
+		if (!(pt->slots & (1u << m)))
+			continue;
+		for (int i = 0; i < MMF_SLOT_PAGES; i++) {
+			const struct mmf_shadow_page *pg = &sh->pages[m * MMF_SLOT_PAGES + i];
+
+			if (pg->mapped && pg->obj >= 0)
+				objs |= 1ull << pg->obj;
+		}
+	}
+	for (int f = 0; f < MMF_NR_FILES; f++)
+		if ((pt->files & (1u << f)) && sh->file_obj[f] >= 0)
+			objs |= 1ull << sh->file_obj[f];
+	return objs;
+}
+
+void mmf_shadow_group_begin(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int join)
+{
+	struct party pt[MMF_MAX_BLOCKS + 1];
+	int nr = parties(p, first, join, pt);
+	uint64_t objs[MMF_MAX_BLOCKS + 1];
+
+	for (int a = 0; a < nr; a++)
+		objs[a] = reached_objs(sh, &pt[a]);
+	for (int a = 0; a < nr; a++) {
+		for (int b = a + 1; b < nr; b++) {
+			uint8_t both = pt[a].slots & pt[b].slots;
+			uint8_t files = pt[a].files & pt[b].files;
+
+			if (pt[a].fork || pt[b].fork) {
+				sh->shared_slots |= both;
+			} else {
+				sh->contested_slots |= both;
+				if (files & (pt[a].creates | pt[b].creates))
+					sh->contested_files |= files & (pt[a].creates | pt[b].creates);
+			}
+			sh->contested_objs |= objs[a] & objs[b];
+		}
+	}
+	for (int m = 0; m < MMF_NR_MAPS; m++)
+		if (sh->contested_slots & (1u << m))
+			mmf_shadow_lose_slot(sh, m);
+	for (int o = 0; o < MMF_SHADOW_OBJS; o++)
+		if (sh->contested_objs & (1ull << o))
+			mmf_shadow_lose_obj(sh, o);
+	/* Lock counts raced on by threads are not predictable. */
+	for (int a = 1; a < nr; a++)
+		if (!pt[a].fork)
+			sh->locks_exact = false;
+}
+
+/* Index of the block opened at statement bi among the group's parties. */
+static int party_of(const struct mmf_prog *p, int first, int bi)
+{
+	int k = 0;
+
+	for (int i = first; i <= bi; i++)
+		if (p->stmts[i].id == MMF_FORK || p->stmts[i].id == MMF_THREAD)
+			k++;
+	return k;
+}
+
+void mmf_shadow_forked(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi)
+{
+	struct party pt[MMF_MAX_BLOCKS + 1];
+	int k = party_of(p, first, bi);
+	uint64_t objs;
+
+	if (k >= parties(p, first, p->nr, pt))
+		return;
+	objs = reached_objs(sh, &pt[k]);
+	sh->contested_objs |= objs;
+	for (int o = 0; o < MMF_SHADOW_OBJS; o++)
+		if (objs & (1ull << o))
+			mmf_shadow_lose_obj(sh, o);
+}
+
+void mmf_shadow_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi)
+{
+	struct party pt[MMF_MAX_BLOCKS + 1];
+	int k = party_of(p, first, bi);
+	int nr = parties(p, first, p->nr, pt);
+
+	sh->contested_slots = 0;
+	sh->contested_files = 0;
+	for (int a = 1; a < k && a < nr; a++)
+		if (!pt[a].fork)
+			sh->contested_slots |= pt[a].slots;
+	for (int m = 0; m < MMF_NR_MAPS; m++)
+		if (sh->contested_slots & (1u << m))
+			mmf_shadow_lose_slot(sh, m);
+}
+
+void mmf_shadow_group_end(struct mmf_shadow *sh)
+{
+	sh->contested_slots = 0;
+	sh->shared_slots = 0;
+	sh->contested_files = 0;
+	sh->contested_objs = 0;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data-integrity oracle: a shadow model that predicts the content of
+ * every page of the arena from the calls of a program and their results.
+ *
+ * A page holds a pattern: every 64-bit word equal to one value that encodes
+ * the write's tag, the program's nonce and the arena page it was written at,
+ * so a page mapped at the wrong place or from an older write is told apart
+ * from a zeroed or torn one. A prediction is a small set of values (MADV_FREE
+ * keeps "old content or zero" until the next write); where the model cannot
+ * know (racing blocks, failed calls with partial effects) it stops
+ * predicting that page instead of guessing.
+ *
+ * Pure: no system calls. The executor feeds it each call and its result.
+ */
+#ifndef MMF_SHADOW_H
+#define MMF_SHADOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/prog.h"
+
+#define MMF_ARENA_PAGES		(MMF_NR_MAPS * MMF_SLOT_PAGES)
+#define MMF_VSET_MAX		4
+#define MMF_SHADOW_OBJS		64
+#define MMF_HIST		4
+
+/* A set of possible page contents; n == 0 means unknown. */
+struct mmf_vset {
+	uint8_t n;
+	uint64_t v[MMF_VSET_MAX];
+};
+
+struct mmf_shadow_page {
+	uint16_t mapped : 1;
+	uint16_t lost : 1;	/* mapping unknown until munmap/mmap */
+	uint16_t locked : 1;
+	uint16_t wipe : 1;	/* MADV_WIPEONFORK */
+	uint16_t wipe_maybe : 1;	/* a failed (KEEP|WIPE)ONFORK may have set it */
+	uint16_t dontfork : 1;	/* MADV_DONTFORK */
+	uint16_t view : 1;	/* content is the object page's */
+	uint16_t maybe_cow : 1;	/* a private view may have been COWed: own = snapshot */
+	uint16_t priv : 1;	/* MAP_PRIVATE */
+	uint16_t guard : 1;	/* a guard region may be installed */
+	uint8_t prot;
+	int8_t obj;		/* backing object, -1 for anonymous private */
+	uint8_t hist[MMF_HIST];	/* last statements that touched it, 0xff: none */
+	uint16_t objpage;
+	struct mmf_vset own;
+};
+
+struct mmf_shadow_obj {
+	bool live;
+	uint16_t npages;
+	struct mmf_vset *pages;
+};
+
+struct mmf_shadow {
+	uint32_t nonce;
+	bool locks_exact;	/* VmLck can be predicted */
+	bool mcl_future;
+	/* What the running concurrency group races on (see group_begin). */
+	uint8_t contested_slots;	/* lost while the group runs */
+	uint8_t shared_slots;		/* object-backed pages unknown */
+	uint8_t contested_files;	/* mmap and re-creation give unknowns */
+	uint64_t contested_objs;
+	int file_obj[MMF_NR_FILES];	/* fN -> object index, -1 none */
+	struct mmf_shadow_page pages[MMF_ARENA_PAGES];
+	struct mmf_shadow_obj objs[MMF_SHADOW_OBJS];
+};
+
+void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce);
+void mmf_shadow_free(struct mmf_shadow *sh);
+
+/* The word a write of tag at arena page idx stores. */
+uint64_t mmf_shadow_word(const struct mmf_shadow *sh, uint64_t tag, int idx);
+
+/*
+ * Apply statement s (index si in the program) that returned res: 0 or a
+ * count on success (write/read: pages done before a fault; mremap: the arena
+ * page the range now starts at), -errno on failure.
+ */
+void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
+
+/* Expected content of arena page idx; false when the model cannot tell. */
+bool mmf_shadow_expect(const struct mmf_shadow *sh, int idx, struct mmf_vset *out);
+
+/* The child's view right after fork(): DONTFORK gone, WIPEONFORK zeroed,
+ * no locks.
+ */
+void mmf_shadow_fork_child(struct mmf_shadow *sh);
+
+/* Stop predicting: every page of slot m (mapping unknown), every page of
+ * object o (content unknown).
+ */
+void mmf_shadow_lose_slot(struct mmf_shadow *sh, int m);
+void mmf_shadow_lose_obj(struct mmf_shadow *sh, int o);
+
+/*
+ * Concurrency: a group is the statements from the first block opened after
+ * a join up to the next join. Before it runs, mark what its parties (the
+ * main line and each block) race on: slots two threads or the main line
+ * touch, objects any two parties reach. Pages of a fork child's private
+ * mappings are its own and stay predicted.
+ */
+void mmf_shadow_group_begin(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int join);
+/* In the parent after forking the block at index bi: it cannot see what the
+ * child does to shared objects.
+ */
+void mmf_shadow_forked(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi);
+/* In the child of the block at bi: threads opened before it in the group
+ * were running when the address space was copied.
+ */
+void mmf_shadow_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi);
+
+void mmf_shadow_group_end(struct mmf_shadow *sh);
+
+/* Arena pages [*idx, *idx + *n) that statement s covers; false if none. */
+bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n);
+
+/* Pages the model counts as mapped and mlocked (for VmLck). */
+long mmf_shadow_locked_pages(const struct mmf_shadow *sh);
+
+/* Object a page's content lives in ("anon" when private anonymous). */
+const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx);
+
+#endif

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+const char *mmf_progname = "mmfuzz";
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		die("out of memory (%zu x %zu bytes)", nmemb, n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return strcpy(xmalloc(strlen(s) + 1), s);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb);
+}
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", mmf_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void sb_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+static void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	sb->cap = MAX(sb->cap * 2, sb->len + extra + 64);
+	sb->buf = xrealloc(sb->buf, sb->cap);
+}
+
+void sb_add(struct strbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	sb_grow(sb, n);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *s;
+
+	if (!sb->buf)
+		return xstrdup("");
+	s = sb->buf;
+	sb_init(sb);
+	return s;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	struct strbuf sb;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	sb_init(&sb);
+	sb_grow(&sb, 0);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = errno;
+			close(fd);
+			sb_free(&sb);
+			errno = n;
+			return NULL;
+		}
+		sb_add(&sb, chunk, n);
+	}
+	close(fd);
+	if (len)
+		*len = sb.len;
+	return sb_detach(&sb);
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t n)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	int fd, err = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	if (write_all(fd, buf, n) || fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+int mkdir_p(const char *path, unsigned int mode)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int64_t parse_duration_ms(const char *s)
+{
+	static const struct {
+		const char *suffix;
+		int64_t ms;
+	} units[] = {
+		{ "ms", 1 }, { "s", 1000 }, { "", 1000 }, { "m", 60000 },
+		{ "h", 3600000 }, { "d", 86400000 },
+	};
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || v < 0)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].suffix))
+			return v * units[i].ms;
+	return -1;
+}

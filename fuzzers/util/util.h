@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every layer may use: allocation that never returns NULL,
+ * a growable string buffer, whole-file reads and error messages.
+ */
+#ifndef MMF_UTIL_H
+#define MMF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* The command name used as prefix of every error message. */
+extern const char *mmf_progname;
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "mmfuzz: <msg>" on stderr; die() also exits with status 1. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+void sb_init(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Hand the NUL-terminated buffer to the caller; sb is empty after. */
+char *sb_detach(struct strbuf *sb);
+
+/* Read a whole file; NULL with errno set on failure. *len excludes the NUL. */
+char *read_file(const char *path, size_t *len);
+/* write(2) all of buf, retrying on EINTR and short writes. */
+int write_all(int fd, const void *buf, size_t n);
+/* Write a file atomically: temp file in the same dir, fsync, rename. */
+int write_file_atomic(const char *path, const void *buf, size_t n);
+/* mkdir -p; 0 or -1 with errno. */
+int mkdir_p(const char *path, unsigned int mode);
+
+/* Monotonic time in nanoseconds. */
+uint64_t now_ns(void);
+/* Parse "10m", "30s", "1h", "250ms" or plain seconds; -1 on error. */
+int64_t parse_duration_ms(const char *s);
+
+#endif
