@@ -215,6 +215,19 @@ static int lookup_flag(const struct mmf_flag_set *set, const char *t, size_t n, 
 	return parse_number(t, n, v);
 }
 
+/* A number stands for set values only: one for an enum, an OR for flags. */
+static bool set_allows(const struct mmf_arg_desc *a, uint64_t v)
+{
+	uint64_t all = 0;
+
+	for (int i = 0; i < a->set->nr; i++) {
+		if (a->set->flags[i].val == v)
+			return true;
+		all |= a->set->flags[i].val;
+	}
+	return a->type == MMF_ARG_FLAGS && !(v & ~all);
+}
+
 static int parse_arg(struct parser *ps, const struct mmf_call_desc *d,
 		     const struct mmf_arg_desc *a, uint64_t *v)
 {
@@ -260,9 +273,10 @@ static int parse_arg(struct parser *ps, const struct mmf_call_desc *d,
 				break;
 			n = token(ps, &t);
 		}
+		bad = bad || !set_allows(a, *v);
 		break;
 	case MMF_ARG_ENUM:
-		bad = lookup_flag(a->set, t, n, v);
+		bad = lookup_flag(a->set, t, n, v) || !set_allows(a, *v);
 		break;
 	case MMF_ARG_TAG:
 		bad = parse_number(t, n, v) || *v < 1 || *v > MMF_MAX_TAG;

@@ -24,7 +24,7 @@ static struct range_facts facts(const struct mmf_shadow *sh, int idx, int n)
 	for (int i = 0; i < n; i++) {
 		const struct mmf_shadow_page *pg = &sh->pages[idx + i];
 
-		if (pg->lost)
+		if (pg->lost || (pg->mapped && pg->lock_unknown))
 			f.known = false;
 		f.all_mapped &= pg->mapped;
 		f.any_unmapped |= !pg->mapped;
@@ -101,7 +101,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 {
 	unsigned char vec[MMF_SLOT_PAGES * 2];
 	bool populate = s->id == MMF_MLOCK || (s->id == MMF_MLOCK2 && !(s->args[3] & ML_ONFAULT));
-	long want, got;
+	long want, got, locked;
 	int idx, n;
 
 	if (populate && mmf_stmt_range(s, &idx, &n) && n > 0 && (size_t)n <= sizeof(vec) &&
@@ -124,14 +124,15 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			return 1;
 		}
 	}
-	if (!sh->locks_exact || vmlck_base_kb < 0)
+	locked = mmf_shadow_locked_pages(sh);
+	if (!sh->locks_exact || vmlck_base_kb < 0 || locked < 0)
 		return 0;
-	want = vmlck_base_kb + mmf_shadow_locked_pages(sh) * (psz / 1024);
+	want = vmlck_base_kb + locked * (psz / 1024);
 	got = mmf_acct_vmlck_kb();
 	if (got < 0 || got == want)
 		return 0;
 	sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
 		  "VmLck is %ld kB after %s, the model locked %ld pages: expected %ld kB\n",
-		  got, mmf_calls[s->id].name, mmf_shadow_locked_pages(sh), want);
+		  got, mmf_calls[s->id].name, locked, want);
 	return 1;
 }

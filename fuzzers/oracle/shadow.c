@@ -122,10 +122,12 @@ static void touch(struct mmf_shadow_page *pg, int si)
 	pg->hist[0] = si;
 }
 
-static void lose(struct mmf_shadow_page *pg)
+/* A page whose mapping is unknown: also its lock state, so VmLck is too. */
+static void lose(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 {
 	pg->lost = 1;
 	pg->own.n = 0;
+	sh->locks_exact = false;
 }
 
 /* A populate that may break COW of a private file page: snapshot it. */
@@ -171,21 +173,21 @@ static void do_mmap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, in
 		/* A failed MAP_FIXED may already have unmapped the old range. */
 		if (flags & M_FIXED)
 			for (int i = 0; i < n; i++)
-				lose(&sh->pages[idx + i]);
+				lose(sh, &sh->pages[idx + i]);
 		return;
 	}
 	if (backing != MMF_BACKING_ANON) {
 		obj = sh->file_obj[backing - 1];
 		if (obj < 0 || (sh->contested_files & (1u << (backing - 1)))) {
 			for (int i = 0; i < n; i++)
-				lose(&sh->pages[idx + i]);
+				lose(sh, &sh->pages[idx + i]);
 			return;
 		}
 	} else if (!priv) {
 		obj = obj_new(sh, n, false);
 		if (obj < 0) {
 			for (int i = 0; i < n; i++)
-				lose(&sh->pages[idx + i]);
+				lose(sh, &sh->pages[idx + i]);
 			return;
 		}
 	}
@@ -205,6 +207,7 @@ static void unmap_page(struct mmf_shadow_page *pg)
 	pg->mapped = 0;
 	pg->lost = 0;
 	pg->locked = 0;
+	pg->lock_unknown = 0;
 	pg->own.n = 0;
 }
 
@@ -217,7 +220,7 @@ static void extend(struct mmf_shadow *sh, int from, int idx, int n)
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 
 		if (prev.lost || !prev.mapped) {
-			lose(pg);
+			lose(sh, pg);
 			continue;
 		}
 		map_page(sh, pg, prev.obj, prev.objpage + 1 + i, prev.priv, prev.prot,
@@ -240,10 +243,10 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 			sh->locks_exact = false;
 	if (res < 0) {
 		for (int i = 0; i < n; i++)
-			lose(&sh->pages[idx + i]);
+			lose(sh, &sh->pages[idx + i]);
 		if (flags & MR_FIXED)
 			for (int i = 0; i < n2; i++)
-				lose(&sh->pages[dst + i]);
+				lose(sh, &sh->pages[dst + i]);
 		return;
 	}
 	if (res == idx) {
@@ -367,8 +370,12 @@ static void do_lock(struct mmf_shadow *sh, int idx, int n, bool lock, bool popul
 
 		if (!pg->mapped || pg->lost)
 			continue;
+		/* A failed call stops at the first hole, after changing the
+		 * VMAs before it.
+		 */
 		if (res >= 0)
 			pg->locked = lock;
+		pg->lock_unknown = res < 0;
 		if (lock && populate)
 			maybe_cow(sh, pg);
 	}
@@ -384,8 +391,10 @@ static void do_mlockall(struct mmf_shadow *sh, uint64_t flags, long res)
 
 		if (!pg->mapped || pg->lost)
 			continue;
-		if ((flags & MCL_CUR) && res >= 0)
+		if ((flags & MCL_CUR) && res >= 0) {
 			pg->locked = 1;
+			pg->lock_unknown = 0;
+		}
 		if ((flags & MCL_CUR) && !(flags & MCL_ONF))
 			maybe_cow(sh, pg);
 	}
@@ -404,7 +413,7 @@ static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, l
 			continue;
 		if (!pg->mapped) {
 			/* Our belief was wrong: stop predicting this page. */
-			lose(pg);
+			lose(sh, pg);
 			continue;
 		}
 		if (pg->view && !pg->priv) {
@@ -457,8 +466,10 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 	case MMF_MUNLOCKALL:
 		if (res < 0)
 			break;
-		for (int i = 0; i < MMF_ARENA_PAGES; i++)
+		for (int i = 0; i < MMF_ARENA_PAGES; i++) {
 			sh->pages[i].locked = 0;
+			sh->pages[i].lock_unknown = 0;
+		}
 		sh->mcl_future = false;
 		sh->locks_exact = true;
 		break;
@@ -479,7 +490,7 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 	for (int i = 0; i < n; i++) {
 		touch(&sh->pages[idx + i], si);
 		if (sh->contested_slots & (1u << ((idx + i) / MMF_SLOT_PAGES)))
-			lose(&sh->pages[idx + i]);
+			lose(sh, &sh->pages[idx + i]);
 	}
 	if (s->id == MMF_MREMAP && res >= 0) {
 		int dst = res, n2 = MIN((int)s->args[5], MMF_ARENA_PAGES - dst);
@@ -487,7 +498,7 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		for (int i = 0; i < n2; i++) {
 			touch(&sh->pages[dst + i], si);
 			if (sh->contested_slots & (1u << ((dst + i) / MMF_SLOT_PAGES)))
-				lose(&sh->pages[dst + i]);
+				lose(sh, &sh->pages[dst + i]);
 		}
 	}
 }
@@ -532,8 +543,7 @@ void mmf_shadow_fork_child(struct mmf_shadow *sh)
 void mmf_shadow_lose_slot(struct mmf_shadow *sh, int m)
 {
 	for (int i = 0; i < MMF_SLOT_PAGES; i++)
-		lose(&sh->pages[m * MMF_SLOT_PAGES + i]);
-	sh->locks_exact = false;
+		lose(sh, &sh->pages[m * MMF_SLOT_PAGES + i]);
 }
 
 void mmf_shadow_lose_obj(struct mmf_shadow *sh, int o)
@@ -548,8 +558,11 @@ long mmf_shadow_locked_pages(const struct mmf_shadow *sh)
 {
 	long n = 0;
 
-	for (int i = 0; i < MMF_ARENA_PAGES; i++)
+	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
+		if (sh->pages[i].lost || (sh->pages[i].mapped && sh->pages[i].lock_unknown))
+			return -1;
 		n += sh->pages[i].mapped && sh->pages[i].locked;
+	}
 	return n;
 }
 

@@ -43,6 +43,7 @@ struct mmf_shadow_page {
 	uint16_t maybe_cow : 1;	/* a private view may have been COWed: own = snapshot */
 	uint16_t priv : 1;	/* MAP_PRIVATE */
 	uint16_t guard : 1;	/* a guard region may be installed */
+	uint16_t lock_unknown : 1;	/* a failed (un)lock may have changed it */
 	uint8_t prot;
 	int8_t obj;		/* backing object, -1 for anonymous private */
 	uint8_t hist[MMF_HIST];	/* last statements that touched it, 0xff: none */
@@ -119,7 +120,9 @@ void mmf_shadow_group_end(struct mmf_shadow *sh);
 /* Arena pages [*idx, *idx + *n) that statement s covers; false if none. */
 bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n);
 
-/* Pages the model counts as mapped and mlocked (for VmLck). */
+/* Pages the model counts as mapped and mlocked (for VmLck); -1 when some
+ * page's mapping or lock state is unknown.
+ */
 long mmf_shadow_locked_pages(const struct mmf_shadow *sh);
 
 /* Object a page's content lives in ("anon" when private anonymous). */

@@ -119,10 +119,11 @@ void sb_puts(struct strbuf *sb, const char *s)
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
+	char probe[1];
 	int n;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(probe, sizeof(probe), fmt, cp);
 	va_end(cp);
 	if (n < 0)
 		return;

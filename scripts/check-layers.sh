@@ -1,0 +1,34 @@
+#!/bin/bash
+# The layering rule: each layer includes only headers of the layers it may
+# use. A lower layer that reaches up fails the check.
+set -eu
+cd "$(dirname "$0")/.."
+
+declare -A allowed=(
+	[util]="util"
+	[model]="model util"
+	[report]="report util"
+	[oracle]="oracle model report util"
+	[sys]="sys util"
+	[exec]="exec oracle model util"
+	[fuzz]="fuzz exec oracle model sys report util"
+	[stressors]="stressors sys util"
+	[cmd]="cmd fuzz exec oracle model sys report util stressors"
+)
+
+bad=0
+for f in fuzzers/*/*.[ch] stressors/*.[ch]; do
+	[ -e "$f" ] || continue
+	layer=$(basename "$(dirname "$f")")
+	[ "$layer" = fuzzers ] && continue
+	while read -r inc; do
+		dep=${inc%%/*}
+		case " ${allowed[$layer]:-} " in
+		*" $dep "*) ;;
+		*) echo "layering: $f includes $inc ($layer may use: ${allowed[$layer]:-nothing})"
+		   bad=1 ;;
+		esac
+	done < <(sed -n 's/^#include "\([^"]*\/[^"]*\)".*/\1/p' "$f")
+done
+[ $bad -eq 0 ] && echo "layers: ok"
+exit $bad
