@@ -64,8 +64,17 @@ integration: all
 layers:
 	@scripts/check-layers.sh
 
-# The whole suite: what CI runs.
-check: layers unit integration
+# The whole suite: what CI runs. Integration tests need root and change swap.
+check:
+	@$(MAKE) --no-print-directory layers
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory integration
+
+# A native fuzz run with the defaults: DURATION and OUT may be overridden.
+DURATION ?= 5m
+OUT	?= mmfuzz-out
+fuzz: all
+	$(O)/mmfuzz fuzz --native --duration $(DURATION) --out $(OUT)
 
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 	@scripts/bench.sh $(O)
@@ -78,7 +87,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit integration layers check bench install clean
+.PHONY: all unit integration layers check fuzz bench install clean
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Install the Debian packages mmfuzz needs to build, run and test, if any is
-# missing. Idempotent; needs root (apt-get) only when something is missing.
+# missing, then run make with the arguments given (e.g. "fuzz", "check").
+# Idempotent; needs root (apt-get) only when something is missing.
 set -eu
+cd "$(dirname "$0")/.."
 
 pkgs=(
 	gcc make libc6-dev		# build
@@ -16,13 +18,14 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "setup: missing packages: ${missing[*]}; run as root to install them" >&2
-	exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: missing packages: ${missing[*]}; run as root to install them" >&2
+		exit 1
+	fi
+	echo "setup: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+[ $# -eq 0 ] || exec make -j"$(nproc)" "$@"

@@ -22,6 +22,19 @@
 
 static __thread sigjmp_buf *fault_jmp;
 
+/* The model needs its lock only while threads of the program run. */
+static void model_lock(struct interp *in)
+{
+	if (in->nr_threads)
+		pthread_mutex_lock(&in->lock);
+}
+
+static void model_unlock(struct interp *in)
+{
+	if (in->nr_threads)
+		pthread_mutex_unlock(&in->lock);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *uc)
 {
 	if (fault_jmp)
@@ -54,8 +67,10 @@ void page_fill(struct interp *in, int idx, int si)
 {
 	uint64_t w = mmf_shadow_word(in->sh, in->p->stmts[si].args[3], idx);
 	uint64_t *pg = (uint64_t *)page_addr(in, idx);
+	/* A local bound: stores through pg may alias in->psz otherwise. */
+	long words = in->psz / 8;
 
-	for (long i = 0; i < in->psz / 8; i++)
+	for (long i = 0; i < words; i++)
 		pg[i] = w;
 }
 
@@ -147,23 +162,22 @@ void page_verify(struct interp *in, int idx, int si)
 	uint64_t first;
 	bool known, ok = false;
 
-	pthread_mutex_lock(&in->lock);
+	model_lock(in);
 	known = mmf_shadow_expect(in->sh, idx, &vs);
-	pthread_mutex_unlock(&in->lock);
+	model_unlock(in);
 	/* Fault the page in even when the model cannot tell its content. */
 	first = *(volatile const uint64_t *)pg;
 	if (!known)
 		return;
 	for (int i = 0; i < vs.n; i++)
 		ok |= vs.v[i] == first;
-	for (long i = 1; i < words; i++) {
-		if (pg[i] != first) {
-			bad = bad ? bad : i;
-			nbad++;
-		}
-	}
+	/* Count first (vectorizes), locate only when something is wrong. */
+	for (long i = 1; i < words; i++)
+		nbad += pg[i] != first;
 	if (ok && !nbad)
 		return;
+	for (bad = 1; nbad && pg[bad] == first; bad++)
+		;
 	report_corruption(in, idx, si, &vs, pg, words, bad, nbad);
 }
 
@@ -212,16 +226,16 @@ static void run_stmt(struct interp *in, int si, int party)
 
 	sb_init(&sb);
 	if (!in->inflight) {
-		pthread_mutex_lock(&in->lock);
+		model_lock(in);
 		experr = mmf_acct_expected_errno(in->sh, s, &why);
-		pthread_mutex_unlock(&in->lock);
+		model_unlock(in);
 	}
 	res = mmf_exec_calls[s->id](in, s, si);
-	pthread_mutex_lock(&in->lock);
+	model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
 	if (!in->inflight && res >= 0 && is_lock_call(s->id))
 		mmf_acct_check_locked(in->sh, s, in->arena, in->psz, in->vmlck_base, &sb);
-	pthread_mutex_unlock(&in->lock);
+	model_unlock(in);
 	if (experr && res != -experr) {
 		char r[32];
 
@@ -285,12 +299,14 @@ static long start_thread(struct interp *in, int bi)
 
 	ta->in = in;
 	ta->bi = bi;
-	e = pthread_create(&in->threads[in->nr_threads], NULL, thread_main, ta);
+	/* Counted before it runs, so that it always takes the model lock. */
+	in->nr_threads++;
+	e = pthread_create(&in->threads[in->nr_threads - 1], NULL, thread_main, ta);
 	if (e) {
+		in->nr_threads--;
 		free(ta);
 		return -e;
 	}
-	in->nr_threads++;
 	return 0;
 }
 
@@ -312,6 +328,9 @@ static long start_child(struct interp *in, int bi)
 		mmf_shadow_fork_child(in->sh);
 		mmf_shadow_child_of(in->sh, in->p, in->group_first, bi);
 		in->vmlck_base = mmf_acct_vmlck_kb();
+		/* The inherited descriptor would show the parent's pages. */
+		close(in->pagemap);
+		in->pagemap = mmf_pagemap_open();
 		run_block(in, bi + 1, block_end(in->p, bi), bi);
 		/* Live until the join: its exit frees its swap entries then. */
 		while (read(in->join_pipe[0], &ch, 1) < 0 && errno == EINTR)
@@ -410,6 +429,14 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.pagemap = mmf_pagemap_open();
 	in.vmlck_base = mmf_acct_vmlck_kb();
 	run_main(&in);
+	for (int f = 0; f < MMF_NR_FILES; f++)
+		if (in.files[f] >= 0)
+			close(in.files[f]);
+	if (in.pagemap >= 0)
+		close(in.pagemap);
+	mmf_shadow_free(in.sh);
+	free(in.sh);
+	pthread_mutex_destroy(&in.lock);
 }
 
 void mmf_exec_format_res(int64_t res, char *buf, size_t n)

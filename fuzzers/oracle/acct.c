@@ -70,15 +70,13 @@ int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *
 
 	if (!mmf_stmt_range(s, &idx, &n) || n <= 0)
 		return 0;
-	f = facts(sh, idx, n);
-	if (!f.known)
-		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
 		const struct errno_rule *r = &rules[i];
 
 		if (r->call != s->id || (r->advice >= 0 && (uint64_t)r->advice != s->args[3]))
 			continue;
-		if (r->applies(&f)) {
+		f = facts(sh, idx, n);
+		if (f.known && r->applies(&f)) {
 			*why = r->why;
 			return r->err;
 		}

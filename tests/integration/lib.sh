@@ -1,0 +1,40 @@
+# Shared by the integration tests: run from the repository root, as root,
+# on a real kernel. Each test checks that it left nothing of ours behind.
+set -eu
+MMFUZZ=${MMFUZZ:-build/mmfuzz}
+TMP=$(mktemp -d /tmp/mmfuzz-test.XXXXXX)
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+vmstat() {
+	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
+}
+
+# What of ours may be left: swap entries, zram devices, cgroups, journals.
+leftovers() {
+	grep -h 'mmfuzz' /proc/swaps || true
+	ls /var/tmp 2>/dev/null | grep '^mmfuzz-swap' || true
+	find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
+	ls /run/mmfuzz 2>/dev/null | grep journal || true
+}
+
+zram_devices() {
+	ls /sys/block | grep '^zram' || true
+}
+
+ZRAM_BEFORE=$(zram_devices)
+check_clean() {
+	local left
+	left=$(leftovers)
+	[ -z "$left" ] || fail "left behind: $left"
+	[ "$(zram_devices)" = "$ZRAM_BEFORE" ] ||
+		fail "zram devices changed: before '$ZRAM_BEFORE' after '$(zram_devices)'"
+}
+
+cleanup_tmp() {
+	rm -rf "$TMP"
+}
+trap cleanup_tmp EXIT

@@ -1,0 +1,21 @@
+#!/bin/bash
+# After SIGKILL of a fuzzer, 'mmfuzz cleanup' (or the guardian that watches
+# the run) leaves no swap device, swap file, zram device or cgroup of ours.
+. "$(dirname "$0")/lib.sh"
+
+"$MMFUZZ" fuzz --native --duration 60s --out "$TMP/out" >"$TMP/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q mmfuzz-swap /proc/swaps && break
+	sleep 0.1
+done
+grep -q mmfuzz-swap /proc/swaps || fail "the fuzzer made no swap device"
+sleep 1
+kill -9 $pid
+wait $pid 2>/dev/null || true
+"$MMFUZZ" cleanup
+for _ in $(seq 50); do
+	[ -z "$(leftovers)" ] && break
+	sleep 0.2
+done
+check_clean

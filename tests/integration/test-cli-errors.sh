@@ -1,0 +1,36 @@
+#!/bin/bash
+# Bad input gets one clear line and a non-zero exit; saved reports survive.
+. "$(dirname "$0")/lib.sh"
+
+expect_error() {
+	local want=$1
+	shift
+	local rc=0
+	"$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	[ $rc -ne 0 ] || fail "'$*' exited 0"
+	[ "$(wc -l <"$TMP/e")" -eq 1 ] || { cat "$TMP/e"; fail "'$*': not one line of error"; }
+	grep -q "$want" "$TMP/e" || { cat "$TMP/e"; fail "'$*': error lacks '$want'"; }
+}
+
+printf 'm0 = mmap(0, 16, anon, PROT_READ, MAP_PRIVATE, 0)\nmadvise(m0, 0, 16, MADV_BOGUS)\n' >"$TMP/bad.mmf"
+expect_error 'bad.mmf: line 2: madvise: bad advice' "$MMFUZZ" exec --native "$TMP/bad.mmf"
+expect_error 'No such file' "$MMFUZZ" exec --native "$TMP/missing.mmf"
+expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
+expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
+expect_error 'bad duration' "$MMFUZZ" fuzz --native --duration soon
+expect_error 'unknown command' "$MMFUZZ" frobnicate
+touch "$TMP/file"
+expect_error 'cannot create output directory' "$MMFUZZ" fuzz --native --duration 1s --out "$TMP/file/out"
+mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
+# root ignores mode bits: make the directory immutable instead where possible
+if chattr +i "$TMP/ro" 2>/dev/null; then
+	expect_error 'not writable' "$MMFUZZ" fuzz --native --duration 1s --out "$TMP/ro"
+	chattr -i "$TMP/ro"
+fi
+
+# A second run into the same directory keeps what the first saved.
+mkdir -p "$TMP/keep/reports/KEEP"
+echo precious >"$TMP/keep/reports/KEEP/report.0"
+"$MMFUZZ" fuzz --native --duration 2s --out "$TMP/keep" >/dev/null
+[ "$(cat "$TMP/keep/reports/KEEP/report.0")" = precious ] || fail "saved report overwritten"
+check_clean
