@@ -130,8 +130,8 @@ static void report_corruption(struct interp *in, int idx, int si, const struct m
 	sb_printf(&sb, "DATA CORRUPTION: %s %s page after ",
 		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
 		  mmf_shadow_backing_name(in->sh, idx));
-	if (sp->hist[0] != 0xff)
-		last_call(in, sp->hist[0], &sb);
+	if (mmf_page_hist(sp, 0) >= 0)
+		last_call(in, mmf_page_hist(sp, 0), &sb);
 	else
 		sb_puts(&sb, "mmap");
 	sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
@@ -145,9 +145,9 @@ static void report_corruption(struct interp *in, int idx, int si, const struct m
 		  " differ from the first\n", (unsigned long long)pg[0],
 		  (unsigned long long)pg[bad], bad * 8, nbad, words);
 	sb_puts(&sb, "calls that touched it, newest first:\n");
-	for (int h = 0; h < MMF_HIST && sp->hist[h] != 0xff; h++) {
-		sb_printf(&sb, "  %d: ", sp->hist[h]);
-		mmf_stmt_print(&in->p->stmts[sp->hist[h]], &sb);
+	for (int h = 0; h < MMF_HIST && mmf_page_hist(sp, h) >= 0; h++) {
+		sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
+		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
 		sb_puts(&sb, "\n");
 	}
 	emit_report(in, sb.buf, sb.len);
@@ -424,8 +424,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 		in.files[f] = -1;
 	for (int c = 0; c < MMF_NR_CHILDREN; c++)
 		in.pidfds[c] = -1;
-	in.sh = xmalloc(sizeof(*in.sh));
-	mmf_shadow_init(in.sh, (uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
+	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
 	in.pagemap = mmf_pagemap_open();
 	in.vmlck_base = mmf_acct_vmlck_kb();
 	run_main(&in);
@@ -434,8 +433,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 			close(in.files[f]);
 	if (in.pagemap >= 0)
 		close(in.pagemap);
-	mmf_shadow_free(in.sh);
-	free(in.sh);
+	mmf_shadow_delete(in.sh);
 	pthread_mutex_destroy(&in.lock);
 }
 

@@ -82,8 +82,8 @@ static uint64_t reached_objs(const struct mmf_shadow *sh, const struct party *pt
 		for (int i = 0; i < MMF_SLOT_PAGES; i++) {
 			const struct mmf_shadow_page *pg = &sh->pages[m * MMF_SLOT_PAGES + i];
 
-			if (pg->mapped && pg->obj >= 0)
-				objs |= 1ull << pg->obj;
+			if (pg->mapped && mmf_page_obj(pg) >= 0)
+				objs |= 1ull << mmf_page_obj(pg);
 		}
 	}
 	for (int f = 0; f < MMF_NR_FILES; f++)

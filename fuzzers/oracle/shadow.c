@@ -57,23 +57,38 @@ static void vset_union(struct mmf_vset *a, const struct mmf_vset *b)
 	}
 }
 
-void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce)
+static void init_fields(struct mmf_shadow *sh, uint32_t nonce)
 {
-	memset(sh, 0, sizeof(*sh));
 	sh->nonce = nonce & 0xffffff;
 	sh->locks_exact = true;
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		sh->file_obj[f] = -1;
-	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
-		sh->pages[i].obj = -1;
-		memset(sh->pages[i].hist, 0xff, MMF_HIST);
-	}
+}
+
+void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce)
+{
+	memset(sh, 0, sizeof(*sh));
+	init_fields(sh, nonce);
 }
 
 void mmf_shadow_free(struct mmf_shadow *sh)
 {
 	for (int o = 0; o < MMF_SHADOW_OBJS; o++)
 		free(sh->objs[o].pages);
+}
+
+struct mmf_shadow *mmf_shadow_new(uint32_t nonce)
+{
+	struct mmf_shadow *sh = xcalloc(1, sizeof(*sh));
+
+	init_fields(sh, nonce);
+	return sh;
+}
+
+void mmf_shadow_delete(struct mmf_shadow *sh)
+{
+	mmf_shadow_free(sh);
+	free(sh);
 }
 
 uint64_t mmf_shadow_word(const struct mmf_shadow *sh, uint64_t tag, int idx)
@@ -119,7 +134,7 @@ static struct mmf_vset *obj_page(struct mmf_shadow *sh, int o, int pg)
 static void touch(struct mmf_shadow_page *pg, int si)
 {
 	memmove(pg->hist + 1, pg->hist, MMF_HIST - 1);
-	pg->hist[0] = si;
+	pg->hist[0] = si + 1;
 }
 
 /* A page whose mapping is unknown: also its lock state, so VmLck is too. */
@@ -133,7 +148,7 @@ static void lose(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 /* A populate that may break COW of a private file page: snapshot it. */
 static void maybe_cow(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 {
-	struct mmf_vset *ov = obj_page(sh, pg->obj, pg->objpage);
+	struct mmf_vset *ov = obj_page(sh, mmf_page_obj(pg), pg->objpage);
 
 	if (!pg->view || !pg->priv || !(pg->prot & PROT_W))
 		return;
@@ -153,7 +168,7 @@ static void map_page(struct mmf_shadow *sh, struct mmf_shadow_page *pg, int obj,
 	memset(pg, 0, sizeof(*pg));
 	memcpy(pg->hist, hist, MMF_HIST);
 	pg->mapped = 1;
-	pg->obj = obj;
+	pg->obj1 = obj + 1;
 	pg->objpage = objpage;
 	pg->view = obj >= 0;
 	pg->priv = priv;
@@ -223,7 +238,7 @@ static void extend(struct mmf_shadow *sh, int from, int idx, int n)
 			lose(sh, pg);
 			continue;
 		}
-		map_page(sh, pg, prev.obj, prev.objpage + 1 + i, prev.priv, prev.prot,
+		map_page(sh, pg, mmf_page_obj(&prev), prev.objpage + 1 + i, prev.priv, prev.prot,
 			 prev.locked);
 		if (prev.locked)
 			maybe_cow(sh, pg);
@@ -271,7 +286,7 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 		}
 		/* The source stays mapped, empty: refaults see zero or the file. */
 		pg->locked = 0;
-		if (pg->obj < 0)
+		if (mmf_page_obj(pg) < 0)
 			pg->own = zero_set;
 		else if (pg->priv)
 			pg->view = 1, pg->maybe_cow = 0;
@@ -291,7 +306,7 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 /* DONTNEED-like zap: anonymous content is gone, files refault. */
 static void zap(struct mmf_shadow_page *pg, bool maybe)
 {
-	if (pg->obj < 0) {
+	if (mmf_page_obj(pg) < 0) {
 		if (maybe)
 			vset_union(&pg->own, &zero_set);
 		else
@@ -328,11 +343,11 @@ static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
 			break;
 		case A_FREE:
 			/* Lazily freed: old content until reclaim, then zero. */
-			if (pg->obj < 0)
+			if (mmf_page_obj(pg) < 0)
 				vset_union(&pg->own, &zero_set);
 			break;
 		case A_REMOVE:
-			ov = pg->view && !pg->priv ? obj_page(sh, pg->obj, pg->objpage) : NULL;
+			ov = pg->view && !pg->priv ? obj_page(sh, mmf_page_obj(pg), pg->objpage) : NULL;
 			if (ov && fail)
 				vset_union(ov, &zero_set);
 			else if (ov)
@@ -417,9 +432,9 @@ static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, l
 			continue;
 		}
 		if (pg->view && !pg->priv) {
-			ov = obj_page(sh, pg->obj, pg->objpage);
+			ov = obj_page(sh, mmf_page_obj(pg), pg->objpage);
 			if (ov)
-				*ov = sh->contested_objs & (1ull << pg->obj) ? unknown_set : w;
+				*ov = sh->contested_objs & (1ull << mmf_page_obj(pg)) ? unknown_set : w;
 			continue;
 		}
 		pg->view = 0;
@@ -514,10 +529,10 @@ bool mmf_shadow_expect(const struct mmf_shadow *sh, int idx, struct mmf_vset *ou
 		*out = pg->own;
 		return out->n;
 	}
-	if ((sh->shared_slots & (1u << slot)) || (sh->contested_objs & (1ull << pg->obj)) ||
-	    !obj_page((struct mmf_shadow *)sh, pg->obj, pg->objpage))
+	if ((sh->shared_slots & (1u << slot)) || (sh->contested_objs & (1ull << mmf_page_obj(pg))) ||
+	    !obj_page((struct mmf_shadow *)sh, mmf_page_obj(pg), pg->objpage))
 		return false;
-	*out = sh->objs[pg->obj].pages[pg->objpage];
+	*out = sh->objs[mmf_page_obj(pg)].pages[pg->objpage];
 	if (pg->maybe_cow)
 		vset_union(out, &pg->own);
 	return out->n;
@@ -530,9 +545,9 @@ void mmf_shadow_fork_child(struct mmf_shadow *sh)
 
 		if (pg->dontfork)
 			unmap_page(pg);
-		if (pg->obj < 0 && pg->wipe)
+		if (mmf_page_obj(pg) < 0 && pg->wipe)
 			pg->own = zero_set;
-		else if (pg->obj < 0 && pg->wipe_maybe)
+		else if (mmf_page_obj(pg) < 0 && pg->wipe_maybe)
 			vset_union(&pg->own, &zero_set);
 		pg->locked = 0;
 	}
@@ -570,7 +585,7 @@ const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx)
 {
 	const struct mmf_shadow_page *pg = &sh->pages[idx];
 
-	if (pg->obj < 0)
+	if (mmf_page_obj(pg) < 0)
 		return "anon";
 	if (!pg->priv)
 		return "shared";

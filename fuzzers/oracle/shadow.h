@@ -45,8 +45,11 @@ struct mmf_shadow_page {
 	uint16_t guard : 1;	/* a guard region may be installed */
 	uint16_t lock_unknown : 1;	/* a failed (un)lock may have changed it */
 	uint8_t prot;
-	int8_t obj;		/* backing object, -1 for anonymous private */
-	uint8_t hist[MMF_HIST];	/* last statements that touched it, 0xff: none */
+	/* Zero is the state of a page never mapped, so that a fresh model is
+	 * zeroed memory the kernel faults in only where a program goes.
+	 */
+	uint8_t obj1;		/* backing object + 1, 0 for anonymous private */
+	uint8_t hist[MMF_HIST];	/* statement + 1 of the last calls that touched it */
 	uint16_t objpage;
 	struct mmf_vset own;
 };
@@ -73,6 +76,20 @@ struct mmf_shadow {
 
 void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce);
 void mmf_shadow_free(struct mmf_shadow *sh);
+/* A model on zeroed memory from calloc: only touched pages cost memory. */
+struct mmf_shadow *mmf_shadow_new(uint32_t nonce);
+void mmf_shadow_delete(struct mmf_shadow *sh);
+
+static inline int mmf_page_obj(const struct mmf_shadow_page *pg)
+{
+	return pg->obj1 - 1;
+}
+
+/* Statement index of the h-th newest call that touched pg, -1 if none. */
+static inline int mmf_page_hist(const struct mmf_shadow_page *pg, int h)
+{
+	return pg->hist[h] - 1;
+}
 
 /* The word a write of tag at arena page idx stores. */
 uint64_t mmf_shadow_word(const struct mmf_shadow *sh, uint64_t tag, int idx);
