@@ -79,7 +79,7 @@ static int cmp_u64(const void *a, const void *b)
 
 int main(void)
 {
-	struct mmf_exec_opts o = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1 };
+	struct mmf_exec_opts o = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 };
 	uint64_t tc[ROUNDS * 10], te[ROUNDS * 10], t, runs = 0, t0;
 	struct mmf_prog p;
 	struct mmf_rand r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz exec: run text programs once, print per-call results and reports. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,12 @@
 static const char usage[] =
 	"usage: mmfuzz exec --native [options] FILE...\n"
 	"  --native           run on the running kernel (required outside a guest)\n"
-	"  --timeout SECS     per-program timeout (default 30)\n"
+	"  --timeout T        per-program timeout, e.g. 30, 500ms (default 30s)\n"
 	"  --no-env           no swap devices or memory cgroup of our own\n"
 	"  --quiet            print reports and the summary only\n"
+	"  --exec-log FILE    append each program to FILE before it runs\n"
 	"  --corrupt-after N  test hook: change a page behind the model after statement N\n"
+	"  --hang-after N     test hook: hang after statement N\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
@@ -52,11 +55,13 @@ int cmd_exec(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "no-env", no_argument, NULL, 'E' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "exec-log", required_argument, NULL, 'l' },
 		{ "corrupt-after", required_argument, NULL, 'C' },
+		{ "hang-after", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1 };
+	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 };
 	bool native = false, env_on = true, quiet = false;
 	int c, nprogs, reports = 0, status = 0;
 	struct mmf_prog *progs;
@@ -69,7 +74,9 @@ int cmd_exec(int argc, char **argv)
 			native = true;
 			break;
 		case 't':
-			eo.timeout_ms = atoi(optarg) * 1000;
+			eo.timeout_ms = parse_duration_ms(optarg);
+			if (eo.timeout_ms <= 0)
+				die("exec: bad timeout '%s' (e.g. 30, 500ms, 2m)", optarg);
 			break;
 		case 'E':
 			env_on = false;
@@ -79,6 +86,14 @@ int cmd_exec(int argc, char **argv)
 			break;
 		case 'C':
 			eo.corrupt_after = atoi(optarg);
+			break;
+		case 'H':
+			eo.hang_after = atoi(optarg);
+			break;
+		case 'l':
+			eo.exec_log_fd = open(optarg, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+			if (eo.exec_log_fd < 0)
+				die("exec: cannot open execution log %s: %s", optarg, strerror(errno));
 			break;
 		case 'h':
 			fputs(usage, stdout);

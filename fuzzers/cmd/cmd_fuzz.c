@@ -19,7 +19,7 @@ static const char usage[] =
 	"  --duration T        budget, e.g. 90s, 10m, 2h (default 10m)\n"
 	"  --seed N            random seed (default: from the clock, printed)\n"
 	"  --out DIR           reports, programs and exec.log (default mmfuzz-out)\n"
-	"  --timeout SECS      per-program timeout (default 30)\n"
+	"  --timeout T         per-program timeout, e.g. 30, 500ms (default 30s)\n"
 	"  --calls N           maximum calls of a generated program (default 24)\n"
 	"  --swap-size MB      size of each swap device (default 256)\n"
 	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
@@ -70,7 +70,9 @@ int cmd_fuzz(int argc, char **argv)
 			fo.out = optarg;
 			break;
 		case 't':
-			fo.timeout_ms = atoi(optarg) * 1000;
+			fo.timeout_ms = parse_duration_ms(optarg);
+			if (fo.timeout_ms <= 0)
+				die("fuzz: bad timeout '%s' (e.g. 30, 500ms, 2m)", optarg);
 			break;
 		case 'c':
 			fo.max_calls = MAX(1, MIN(atoi(optarg), MMF_MAX_STMTS / 2));

@@ -26,10 +26,12 @@ struct mmf_exec_opts {
 	struct mmf_kmsg *kmsg;
 	/* A memory cgroup's cgroup.procs to put the program process in. */
 	const char *cgroup_procs;
-	/* Test hook: after this statement, change a page behind the model's
-	 * back through /proc/self/mem (-1: never).
+	/* Test hooks, -1 for never: after this statement, change a page
+	 * behind the model's back through /proc/self/mem; or stop and wait
+	 * forever, as a hung call would.
 	 */
 	int corrupt_after;
+	int hang_after;
 };
 
 enum mmf_run_status {

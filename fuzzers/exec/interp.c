@@ -252,6 +252,8 @@ static void run_stmt(struct interp *in, int si, int party)
 	record(in, si, party, res, swapped);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in);
+	while (in->o->hang_after == si)
+		pause();
 }
 
 static int block_end(const struct mmf_prog *p, int bi)

@@ -122,7 +122,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		 struct mmf_fuzz_stats *st)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = -1 };
+	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = -1, .hang_after = -1 };
 	struct mmf_prog *pool = xcalloc(POOL_MAX, sizeof(*pool));
 	uint8_t *seen = xcalloc(SIGNAL_BITS / 8, 1);
 	struct mmf_prog prog;

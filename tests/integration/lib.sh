@@ -14,11 +14,19 @@ vmstat() {
 }
 
 # What of ours may be left: swap entries, zram devices, cgroups, journals.
+# Each name carries its run's pid; a run still alive (a developer's fuzzer
+# beside the tests) is not a leftover.
 leftovers() {
-	grep -h 'mmfuzz' /proc/swaps || true
-	ls /var/tmp 2>/dev/null | grep '^mmfuzz-swap' || true
-	find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
-	ls /run/mmfuzz 2>/dev/null | grep journal || true
+	{
+		grep -h 'mmfuzz' /proc/swaps || true
+		ls /var/tmp 2>/dev/null | grep '^mmfuzz-swap' || true
+		find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
+		ls /run/mmfuzz 2>/dev/null | grep journal || true
+	} | while read -r line; do
+		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' <<<"$line")
+		[ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
+		echo "$line"
+	done
 }
 
 zram_devices() {
