@@ -37,6 +37,11 @@ static void note(struct party *pt, const struct mmf_stmt *s)
 	}
 	if (s->id == MMF_MMAP && s->args[3] != MMF_BACKING_ANON)
 		pt->files |= 1u << (s->args[3] - 1);
+	/* Every VMA of the address space: lock state, and the COW of private
+	 * file views that populating them does. A child's are its own.
+	 */
+	if ((s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL) && !pt->fork)
+		pt->slots = 0xff;
 	if (s->id == MMF_MEMFD || s->id == MMF_TMPFILE) {
 		pt->files |= 1u << s->args[0];
 		pt->creates |= 1u << s->args[0];

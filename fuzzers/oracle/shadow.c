@@ -240,9 +240,29 @@ static void extend(struct mmf_shadow *sh, int from, int idx, int n)
 		}
 		map_page(sh, pg, mmf_page_obj(&prev), prev.objpage + 1 + i, prev.priv, prev.prot,
 			 prev.locked);
-		if (prev.locked)
+		/* Same VMA, same flags: fork behaviour and lock state. */
+		pg->wipe = prev.wipe;
+		pg->wipe_maybe = prev.wipe_maybe;
+		pg->dontfork = prev.dontfork;
+		pg->lock_unknown = prev.lock_unknown;
+		if (prev.locked || prev.lock_unknown)
 			maybe_cow(sh, pg);
 	}
+}
+
+/*
+ * MREMAP_DONTUNMAP clears VM_LOCKED on the whole source VMA, not only on the
+ * moved range (mm/mremap.c, dontunmap_complete()). The model does not know
+ * where that VMA ends: the locked pages next to the range may or may not
+ * have been in it.
+ */
+static void dontunmap_unlocks(struct mmf_shadow *sh, int idx, int n)
+{
+	for (int i = idx - 1; i >= 0 && sh->pages[i].mapped && sh->pages[i].locked; i--)
+		sh->pages[i].lock_unknown = 1;
+	for (int i = idx + n; i < MMF_ARENA_PAGES && sh->pages[i].mapped &&
+	     sh->pages[i].locked; i++)
+		sh->pages[i].lock_unknown = 1;
 }
 
 static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n, long res)
@@ -291,6 +311,8 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 		else if (pg->priv)
 			pg->view = 1, pg->maybe_cow = 0;
 	}
+	if ((flags & MR_DONTUNMAP) && tmp[0].locked)
+		dontunmap_unlocks(sh, idx, n);
 	for (int i = 0; i < keep; i++) {
 		uint8_t hist[MMF_HIST];
 
@@ -348,7 +370,10 @@ static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
 			break;
 		case A_REMOVE:
 			ov = pg->view && !pg->priv ? obj_page(sh, mmf_page_obj(pg), pg->objpage) : NULL;
-			if (ov && fail)
+			/* A racing write may land after the hole, as in do_write(). */
+			if (ov && (sh->contested_objs & (1ull << mmf_page_obj(pg))))
+				*ov = unknown_set;
+			else if (ov && fail)
 				vset_union(ov, &zero_set);
 			else if (ov)
 				*ov = zero_set;
@@ -417,6 +442,19 @@ static void do_mlockall(struct mmf_shadow *sh, uint64_t flags, long res)
 		sh->mcl_future = flags & MCL_FUT;
 }
 
+/*
+ * mprotect_fixup() populates a private VM_LOCKED VMA that becomes writable,
+ * breaking COW of its file pages as mlock() does. 0xff: prot unknown.
+ */
+static void set_prot(struct mmf_shadow *sh, struct mmf_shadow_page *pg, int prot)
+{
+	bool was_writable = pg->prot != 0xff && (pg->prot & PROT_W);
+
+	pg->prot = prot;
+	if (!was_writable && (pg->locked || pg->lock_unknown) && pg->mapped && !pg->lost)
+		maybe_cow(sh, pg);
+}
+
 static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, long res)
 {
 	for (int i = 0; i < res; i++) {
@@ -461,7 +499,7 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		break;
 	case MMF_MPROTECT:
 		for (int i = 0; i < n; i++)
-			sh->pages[idx + i].prot = res < 0 ? 0xff : s->args[3];
+			set_prot(sh, &sh->pages[idx + i], res < 0 ? 0xff : s->args[3]);
 		break;
 	case MMF_MADVISE:
 		do_madvise(sh, s, idx, n, res);
@@ -543,7 +581,8 @@ void mmf_shadow_fork_child(struct mmf_shadow *sh)
 	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
 		struct mmf_shadow_page *pg = &sh->pages[i];
 
-		if (pg->dontfork)
+		/* A lost page's flags are stale: whatever is there may be copied. */
+		if (pg->dontfork && !pg->lost)
 			unmap_page(pg);
 		if (mmf_page_obj(pg) < 0 && pg->wipe)
 			pg->own = zero_set;

@@ -101,6 +101,8 @@ static void sb_grow(struct strbuf *sb, size_t extra)
 		return;
 	sb->cap = MAX(sb->cap * 2, sb->len + extra + 64);
 	sb->buf = xrealloc(sb->buf, sb->cap);
+	/* Always a string, also when nothing was added (an empty file). */
+	sb->buf[sb->len] = '\0';
 }
 
 void sb_add(struct strbuf *sb, const char *s, size_t n)

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Swap devices of our own: swap files and zram devices, each journaled
+ * before it is made, plus /proc/swaps parsing and raw swapon/swapoff.
+ * Errors follow sys/sysfs.h: -errno, message in mmf_sys_err().
+ */
+#ifndef MMF_SYS_SWAPDEV_H
+#define MMF_SYS_SWAPDEV_H
+
+#include <limits.h>
+#include <stdint.h>
+
+struct mmf_journal;
+
+/* Highest priority swapon(2) accepts (SWAP_FLAG_PRIO_MASK). */
+#define MMF_SWAP_PRIO_MAX 32767
+
+/*
+ * Create dir/mmfuzz-swap.<pid>.<n> of size_bytes (rounded down to pages,
+ * at least 10 pages) by writing zeros, with a v1 swap header, and swapon it
+ * at prio (< 0: let the kernel pick a priority). dir must exist; NULL means
+ * /var/tmp. out_path (PATH_MAX bytes, may be NULL) receives the path.
+ */
+int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes,
+		     int prio, char *out_path);
+
+/*
+ * Hot-add a zram device (loading the zram module if needed), prefer the
+ * lzo-rle compressor, set disksize, write a swap header and swapon it.
+ * out_path (PATH_MAX bytes, may be NULL) receives "/dev/zramN".
+ */
+int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out_path);
+
+/*
+ * Undo one device made by the two functions above, now: swapoff, then
+ * remove the file or the zram device. -EPERM for a device that is not in
+ * j; -ENOMEM from swapoff leaves everything in place (swap is full).
+ */
+int mmf_swapdev_remove(struct mmf_journal *j, const char *path);
+
+struct mmf_swap_info {
+	char path[PATH_MAX];	/* unescaped; a deleted file ends in " (deleted)" */
+	char type[16];		/* "file" or "partition" */
+	uint64_t size_kb;
+	uint64_t used_kb;
+	int prio;
+};
+
+/*
+ * Parse /proc/swaps into a malloc'd array (free() it). Returns the number
+ * of entries (*list NULL if 0) or -errno.
+ */
+int mmf_swap_list(struct mmf_swap_info **list);
+/* Look one path up in /proc/swaps: 1 found (info filled), 0 not, -errno. */
+int mmf_swap_find(const char *path, struct mmf_swap_info *info);
+
+/*
+ * Raw swapon/swapoff, not journaled: for the executor's syscalls on devices
+ * that are already ours (check with mmf_journal_has()). mmf_swapon() takes
+ * prio < 0 as "kernel default". Both return 0 or -errno; -ENOMEM from
+ * swapoff (cannot page everything back in) is an expected outcome.
+ */
+int mmf_swapon(const char *path, int prio);
+int mmf_swapoff(const char *path);
+
+/* Undo helpers used by journal replay: 0 done, 1 already gone, -errno. */
+int mmf_zram_destroy(int id);
+int mmf_module_unload(const char *name);
+
+#endif
