@@ -24,6 +24,7 @@
 #include "sys/journal.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
+#include "hog.h"
 #include "tap.h"
 #include "util/util.h"
 
@@ -113,48 +114,6 @@ static void cgroup_of(pid_t pid, int version, char *rel, size_t n)
 	CHECK(text, "%s: %s", path, strerror(errno));
 	CHECK(!mmf_cg_self_path(text, version, rel, n), "no memory cgroup in %s", path);
 	free(text);
-}
-
-/* Child: block until told, then dirty bytes of anon memory, report, wait. */
-static pid_t hog(size_t bytes, int *go_fd, int *ready_fd)
-{
-	int go[2], ready[2];
-	pid_t pid;
-
-	CHECK(!pipe2(go, O_CLOEXEC) && !pipe2(ready, O_CLOEXEC), "pipe: %s", strerror(errno));
-	pid = fork();
-	CHECK(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		char c, *p;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the test */
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			_exit(2);
-		for (size_t i = 0; i < bytes; i += 4096)
-			p[i] = (char)(i >> 12) | 1;
-		if (write(ready[1], "r", 1) != 1)
-			_exit(3);
-		pause();
-		_exit(0);
-	}
-	close(go[0]);
-	close(ready[1]);
-	*go_fd = go[1];
-	*ready_fd = ready[0];
-	return pid;
-}
-
-/* 1: the hog reported ready; 0: it died first. */
-static int hog_ready(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char c;
-
-	CHECK(poll(&pfd, 1, 120 * 1000) == 1, "hog neither ready nor dead after 120 s");
-	return read(fd, &c, 1) == 1;
 }
 
 static void assert_none_left(const char *parent)
@@ -249,7 +208,7 @@ int main(void)
 	CHECK(ret == 0, "swapfile: %s", mmf_sys_err());
 	ret = mmf_cg_set_limit(cg, 16 * MiB, -1, -1);
 	CHECK(ret == 0, "limit: %s", mmf_sys_err());
-	kids[0] = hog(64 * MiB, &go, &ready);
+	kids[0] = hog_start(64 * MiB, &go, &ready);
 	CHECK(mmf_cg_attach(cg, kids[0]) == 0, "attach: %s", mmf_sys_err());
 	cgroup_of(kids[0], version, rel, sizeof(rel));
 	CHECK(!strcmp(rel, mmf_cg_path(cg) + strlen(mnt)), "child in %s", rel);
@@ -281,7 +240,7 @@ int main(void)
 	CHECK(ret == 0, "create 2: %s", mmf_sys_err());
 	ret = mmf_cg_set_limit(cg2, 16 * MiB, -1, 0);
 	CHECK(ret == 0, "limit 2: %s", mmf_sys_err());
-	kids[1] = hog(64 * MiB, &go, &ready);
+	kids[1] = hog_start(64 * MiB, &go, &ready);
 	CHECK(mmf_cg_attach(cg2, kids[1]) == 0, "attach 2: %s", mmf_sys_err());
 	CHECK(write(go, "g", 1) == 1, "go");
 	CHECK(!hog_ready(ready), "hog survived 64 MiB in 16 MiB without swap");

@@ -23,6 +23,7 @@
 #include "sys/journal.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
+#include "hog.h"
 #include "tap.h"
 #include "util/util.h"
 
@@ -76,54 +77,6 @@ static char *zram0_state(void)
 	}
 	sb_printf(&sb, "swap=%d", mmf_swap_find("/dev/zram0", NULL));
 	return sb_detach(&sb);
-}
-
-/* A child that, once attached, dirties bytes of anon memory and waits. */
-static pid_t start_workload(size_t bytes, int *go_fd, int *ready_fd)
-{
-	int go[2], ready[2];
-	pid_t pid;
-
-	CHECK(!pipe2(go, O_CLOEXEC) && !pipe2(ready, O_CLOEXEC), "pipe: %s", strerror(errno));
-	pid = fork();
-	CHECK(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		uint64_t x = 88172645463325252ULL;
-		char c;
-		uint64_t *p;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the test */
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			_exit(2);
-		/* Random words: zram cannot treat the pages as same-filled. */
-		for (size_t i = 0; i < bytes / 8; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			p[i] = x;
-		}
-		if (write(ready[1], "r", 1) != 1)
-			_exit(3);
-		pause();
-		_exit(0);
-	}
-	close(go[0]);
-	close(ready[1]);
-	*go_fd = go[1];
-	*ready_fd = ready[0];
-	return pid;
-}
-
-static void wait_ready(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char c;
-
-	CHECK(poll(&pfd, 1, 120 * 1000) == 1, "workload not ready within 120 s");
-	CHECK(read(fd, &c, 1) == 1, "workload died before it was ready");
 }
 
 int main(void)
@@ -214,11 +167,11 @@ int main(void)
 	CHECK(ret == 0, "cgroup: %s", mmf_sys_err());
 	ret = mmf_cg_set_limit(cg, 32 * MiB, -1, -1);
 	CHECK(ret == 0, "limit: %s", mmf_sys_err());
-	workload = start_workload(160 * MiB, &go, &ready);
+	workload = hog_start(160 * MiB, &go, &ready);
 	CHECK(mmf_cg_attach(cg, workload) == 0, "attach: %s", mmf_sys_err());
 	CHECK(write(go, "g", 1) == 1, "go");
 	t0 = now_ns();
-	wait_ready(ready);
+	CHECK(hog_ready(ready), "workload died before it was ready");
 	printf("INFO: 160 MiB dirtied under a 32 MiB limit in %.0f ms\n", (now_ns() - t0) / 1e6);
 	CHECK(mmf_swap_find(zpath, &zi) == 1 && zi.used_kb > 0, "%s used %llu", zpath,
 	      (unsigned long long)zi.used_kb);
