@@ -204,6 +204,20 @@ static int parse_res(const char *t, size_t n, const char *prefix, uint64_t span,
 	return 0;
 }
 
+/* "anon"/"self" is 0, resource N of the kind is N + 1. */
+static int parse_word_or_res(const char *t, size_t n, const char *word, const char *prefix,
+			     uint64_t span, uint64_t *v)
+{
+	if (n == strlen(word) && !memcmp(t, word, n)) {
+		*v = 0;
+		return 0;
+	}
+	if (parse_res(t, n, prefix, span, v))
+		return -1;
+	*v += 1;
+	return 0;
+}
+
 static int lookup_flag(const struct mmf_flag_set *set, const char *t, size_t n, uint64_t *v)
 {
 	for (int i = 0; i < set->nr; i++) {
@@ -250,16 +264,10 @@ static int parse_arg(struct parser *ps, const struct mmf_call_desc *d,
 		bad = parse_res(t, n, "s", MMF_NR_SWAPS, v);
 		break;
 	case MMF_ARG_BACKING:
-		if (n == 4 && !memcmp(t, "anon", 4))
-			*v = MMF_BACKING_ANON;
-		else if (!(bad = parse_res(t, n, "f", MMF_NR_FILES, v)))
-			*v += 1;
+		bad = parse_word_or_res(t, n, "anon", "f", MMF_NR_FILES, v);
 		break;
 	case MMF_ARG_TARGET:
-		if (n == 4 && !memcmp(t, "self", 4))
-			*v = MMF_TARGET_SELF;
-		else if (!(bad = parse_res(t, n, "c", MMF_NR_CHILDREN, v)))
-			*v += 1;
+		bad = parse_word_or_res(t, n, "self", "c", MMF_NR_CHILDREN, v);
 		break;
 	case MMF_ARG_FLAGS:
 		*v = 0;
