@@ -11,9 +11,10 @@ declare -A allowed=(
 	[oracle]="oracle model report util"
 	[sys]="sys util"
 	[exec]="exec oracle model util"
-	[fuzz]="fuzz exec oracle model sys report util"
+	[repro]="repro model util"
+	[fuzz]="fuzz exec repro oracle model sys report util"
 	[stressors]="stressors sys util"
-	[cmd]="cmd fuzz exec oracle model sys report util stressors"
+	[cmd]="cmd fuzz exec repro oracle model sys report util stressors"
 )
 
 bad=0

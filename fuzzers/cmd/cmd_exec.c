@@ -23,6 +23,7 @@ static const char usage[] =
 	"  --exec-log FILE    append each program to FILE before it runs\n"
 	"  --corrupt-after N  test hook: change a page behind the model after statement N\n"
 	"  --hang-after N     test hook: hang after statement N\n"
+	"  --corrupt-tag T    test hook: change a page behind the model after each write of tag T\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
@@ -58,6 +59,7 @@ int cmd_exec(int argc, char **argv)
 		{ "exec-log", required_argument, NULL, 'l' },
 		{ "corrupt-after", required_argument, NULL, 'C' },
 		{ "hang-after", required_argument, NULL, 'H' },
+		{ "corrupt-tag", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -89,6 +91,9 @@ int cmd_exec(int argc, char **argv)
 			break;
 		case 'H':
 			eo.hang_after = atoi(optarg);
+			break;
+		case 'T':
+			eo.corrupt_tag = strtol(optarg, NULL, 0);
 			break;
 		case 'l':
 			eo.exec_log_fd = open(optarg, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -32,6 +32,10 @@ struct mmf_exec_opts {
 	 */
 	int corrupt_after;
 	int hang_after;
+	/* Test hook: corrupt a page after every write of this tag (0: never),
+	 * which survives the statement renumbering of minimization.
+	 */
+	int corrupt_tag;
 };
 
 enum mmf_run_status {

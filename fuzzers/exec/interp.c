@@ -195,9 +195,10 @@ static bool is_lock_call(int id)
 }
 
 /* Change a page behind the model's back, through /proc/self/mem: the test
- * that proves the data oracle fires.
+ * that proves the data oracle fires. The page is idx, or with idx < 0 the
+ * first page the model predicts.
  */
-static void corrupt_one_page(struct interp *in)
+static void corrupt_one_page(struct interp *in, int idx)
 {
 	uint64_t junk[512];
 	struct mmf_vset vs;
@@ -205,7 +206,7 @@ static void corrupt_one_page(struct interp *in)
 
 	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
 		junk[i] = 0x5a5a5a5a00000000ull | i;
-	for (int idx = 0; fd >= 0 && idx < MMF_ARENA_PAGES; idx++) {
+	for (idx = MAX(idx, 0); fd >= 0 && idx < MMF_ARENA_PAGES; idx++) {
 		if (!mmf_shadow_expect(in->sh, idx, &vs))
 			continue;
 		if (pwrite(fd, junk, MIN((long)sizeof(junk), in->psz),
@@ -251,7 +252,10 @@ static void run_stmt(struct interp *in, int si, int party)
 		swapped = mmf_pagemap_swapped(in->pagemap, page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
 	if (in->o->corrupt_after == si)
-		corrupt_one_page(in);
+		corrupt_one_page(in, -1);
+	if (in->o->corrupt_tag && s->id == MMF_WRITE && res > 0 &&
+	    s->args[3] == (uint64_t)in->o->corrupt_tag && mmf_stmt_range(s, &idx, &n))
+		corrupt_one_page(in, idx);
 	while (in->o->hang_after == si)
 		pause();
 }

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The search: the last program alone first (most crashes are caused by the
+ * program running when they happened), then all of them together, then
+ * halves of a set that reproduces, as syzkaller's repro does for logs.
+ */
+#include <string.h>
+
+#include "repro/repro.h"
+#include "util/util.h"
+
+/* Hits out of attempts; stops early when stop_at_hit. */
+static int hit_rate(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+		    const char *title, int attempts, bool stop_at_hit, int *runs)
+{
+	int hits = 0;
+
+	*runs = 0;
+	for (int i = 0; i < attempts; i++) {
+		int r = ops->run(ops->ctx, progs, n, title);
+
+		if (r < 0)
+			return -1;
+		(*runs)++;
+		hits += r;
+		if (hits && stop_at_hit)
+			break;
+	}
+	return hits;
+}
+
+static int reproduces(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+		      const char *title)
+{
+	int runs;
+
+	return hit_rate(ops, progs, n, title, ops->attempts, true, &runs);
+}
+
+/* Narrow a reproducing set by halves while a half still reproduces. */
+static int bisect(const struct mmf_repro_ops *ops, struct mmf_prog *set, int *n,
+		  const char *title)
+{
+	while (*n > 1) {
+		int half = *n / 2, r;
+
+		r = reproduces(ops, set + half, *n - half, title);
+		if (r < 0)
+			return -1;
+		if (r) {
+			memmove(set, set + half, (*n - half) * sizeof(*set));
+			*n -= half;
+			continue;
+		}
+		r = reproduces(ops, set, half, title);
+		if (r < 0)
+			return -1;
+		if (!r)
+			break;	/* it takes programs from both halves */
+		*n = half;
+	}
+	return 0;
+}
+
+int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+	      const char *title, struct mmf_repro_result *res)
+{
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (n <= 0)
+		return 0;
+	/* The newest programs are the likeliest culprits: keep those. */
+	if (n > MMF_REPRO_MAX_PROGS) {
+		progs += n - MMF_REPRO_MAX_PROGS;
+		n = MMF_REPRO_MAX_PROGS;
+	}
+	memcpy(res->progs, progs, n * sizeof(*progs));
+	res->nr_progs = n;
+	if (ops->log)
+		ops->log(ops->ctx, "trying the last program alone");
+	r = reproduces(ops, &res->progs[n - 1], 1, title);
+	if (r < 0)
+		return -1;
+	if (r) {
+		res->progs[0] = res->progs[n - 1];
+		res->nr_progs = 1;
+	} else if (n > 1) {
+		if (ops->log)
+			ops->log(ops->ctx, "trying all %d programs concurrently", n);
+		r = reproduces(ops, res->progs, n, title);
+		if (r < 0 || (r && bisect(ops, res->progs, &res->nr_progs, title)))
+			return -1;
+	}
+	if (!r)
+		return 0;
+	res->found = 1;
+	for (int i = 0; i < res->nr_progs; i++)
+		res->calls_before += mmf_prog_nr_calls(&res->progs[i]);
+	if (res->nr_progs == 1 &&
+	    mmf_repro_minimize(ops, &res->progs[0], title, &res->steps) < 0)
+		return -1;
+	for (int i = 0; i < res->nr_progs; i++)
+		res->calls_after += mmf_prog_nr_calls(&res->progs[i]);
+	res->hits = hit_rate(ops, res->progs, res->nr_progs, title, ops->attempts, false,
+			     &res->runs);
+	return res->hits < 0 ? -1 : 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reproduce and minimize: from the programs that ran around a crash, find
+ * the program, or the set run concurrently, that brings the same title
+ * back, then make it as small as it can be while it still does.
+ *
+ * Pure search over programs: running them is the caller's (natively with
+ * the executor, or in a fresh guest), through mmf_repro_ops.
+ */
+#ifndef MMF_REPRO_H
+#define MMF_REPRO_H
+
+#include "model/prog.h"
+
+struct mmf_repro_ops {
+	/*
+	 * Run progs[0..n) concurrently once; 1 when a report titled title
+	 * appeared, 0 when not, -1 when they could not be run.
+	 */
+	int (*run)(void *ctx, const struct mmf_prog *progs, int n, const char *title);
+	void *ctx;
+	int attempts;		/* runs per candidate for its hit rate */
+	int min_attempts;	/* runs per minimization step (stops at a hit) */
+	int max_steps;		/* minimization steps at most */
+	void (*log)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+};
+
+struct mmf_repro_result {
+	int found;		/* 1: reproduced */
+	int nr_progs;		/* programs run concurrently */
+	struct mmf_prog progs[8];	/* the reproducer, minimized */
+	int hits, runs;		/* hit rate of the minimized reproducer */
+	int calls_before, calls_after;
+	int steps;		/* minimization steps tried */
+};
+
+#define MMF_REPRO_MAX_PROGS 8
+
+/* progs[n - 1] ran last. Returns 0, or -1 when the runner failed. */
+int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+	      const char *title, struct mmf_repro_result *res);
+
+/* Minimize one program in place while ops->run still reports title. */
+int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, const char *title,
+		       int *steps);
+
+#endif
