@@ -10,11 +10,13 @@ declare -A allowed=(
 	[report]="report util"
 	[oracle]="oracle model report util"
 	[sys]="sys util"
+	[store]="store report util"
 	[exec]="exec oracle model util"
 	[repro]="repro model util"
-	[fuzz]="fuzz exec repro oracle model sys report util"
+	[fuzz]="fuzz exec repro oracle model sys store report util"
+	[campaign]="campaign vm store report util"
 	[stressors]="stressors sys util"
-	[cmd]="cmd fuzz exec repro oracle model sys report util stressors"
+	[cmd]="cmd campaign fuzz exec repro oracle model sys store report util stressors"
 )
 
 bad=0

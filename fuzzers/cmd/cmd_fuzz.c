@@ -24,7 +24,9 @@ static const char usage[] =
 	"  --swap-size MB      size of each swap device (default 256)\n"
 	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
 	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
-	"  --no-zram           no zram swap device\n";
+	"  --no-zram           no zram swap device\n"
+	"  --swap PATH         cycle this existing swap device instead of making any\n"
+	"                      (repeatable; for guests, whose init made them)\n";
 
 int cmd_fuzz(int argc, char **argv)
 {
@@ -39,6 +41,7 @@ int cmd_fuzz(int argc, char **argv)
 		{ "swapdir", required_argument, NULL, 'D' },
 		{ "cgroup-limit", required_argument, NULL, 'L' },
 		{ "no-zram", no_argument, NULL, 'Z' },
+		{ "swap", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -51,7 +54,7 @@ int cmd_fuzz(int argc, char **argv)
 	struct mmf_env env;
 	bool native = false;
 	char err[256], *probe;
-	int c, fd, rc;
+	int c, fd, rc, nr_use = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -88,6 +91,11 @@ int cmd_fuzz(int argc, char **argv)
 			break;
 		case 'Z':
 			eo.zram = false;
+			break;
+		case 'W':
+			if (nr_use == MMF_NR_SWAPS)
+				die("fuzz: at most %d --swap devices", MMF_NR_SWAPS);
+			eo.use_swaps[nr_use++] = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);

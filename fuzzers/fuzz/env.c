@@ -32,6 +32,15 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 		return -1;
 	}
 	mmf_journal_guard(env->j);
+	for (int i = 0; i < MMF_NR_SWAPS && o->use_swaps[i]; i++) {
+		struct mmf_swap_info info;
+
+		snprintf(env->swaps[i], sizeof(env->swaps[i]), "%s", o->use_swaps[i]);
+		env->prio[i] = mmf_swap_find(o->use_swaps[i], &info) > 0 ? info.prio : -1;
+		env->nr_swaps++;
+	}
+	if (env->nr_swaps)
+		goto cgroup;
 	if (o->zram && mmf_zram_add(env->j, o->swap_bytes, 10, env->swaps[env->nr_swaps]) >= 0)
 		env->prio[env->nr_swaps++] = 10;
 	for (int i = 0; i < o->nr_swapfiles && env->nr_swaps < MMF_NR_SWAPS; i++) {
@@ -43,6 +52,7 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 		}
 		env->prio[env->nr_swaps++] = 5;
 	}
+cgroup:
 	if (o->cg_limit > 0) {
 		r = mmf_cg_create(env->j, NULL, &env->cg);
 		if (r >= 0)

@@ -18,6 +18,10 @@ struct mmf_env_opts {
 	uint64_t swap_bytes;	/* per device */
 	int nr_swapfiles;
 	bool zram;		/* add a zram device where the kernel has it */
+	/* Use these swap devices instead of making any (a guest's init made
+	 * them): the user's explicit choice, never removed.
+	 */
+	const char *use_swaps[MMF_NR_SWAPS];
 	int64_t cg_limit;	/* memory cgroup limit, 0: no cgroup */
 };
 
