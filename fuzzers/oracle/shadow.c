@@ -145,6 +145,15 @@ static void lose(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 	sh->locks_exact = false;
 }
 
+/* A write or hole punch through a page of unknown mapping may have hit
+ * any object's page.
+ */
+static void lose_all_objs(struct mmf_shadow *sh)
+{
+	for (int o = 0; o < MMF_SHADOW_OBJS; o++)
+		mmf_shadow_lose_obj(sh, o);
+}
+
 /* A populate that may break COW of a private file page: snapshot it. */
 static void maybe_cow(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 {
@@ -349,6 +358,8 @@ static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 		struct mmf_vset *ov;
 
+		if (pg->lost && advice == A_REMOVE)
+			lose_all_objs(sh);
 		if (!pg->mapped || pg->lost)
 			continue;
 		switch (advice) {
@@ -462,11 +473,11 @@ static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, l
 		struct mmf_vset w = vset_one(mmf_shadow_word(sh, s->args[3], idx + i));
 		struct mmf_vset *ov;
 
-		if (pg->lost)
-			continue;
-		if (!pg->mapped) {
+		if (pg->lost || !pg->mapped) {
 			/* Our belief was wrong: stop predicting this page. */
 			lose(sh, pg);
+			/* It may be any object's page: none can be trusted now. */
+			lose_all_objs(sh);
 			continue;
 		}
 		if (pg->view && !pg->priv) {

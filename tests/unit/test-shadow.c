@@ -1051,6 +1051,31 @@ static void test_locked_pages(void)
 	CHECK(mmf_shadow_locked_pages(sh) == 0, "munlockall");
 }
 
+/*
+ * A write through a page whose mapping the model lost (here: a failed
+ * DONTUNMAP resize, which left the shared mapping in place) lands in some
+ * object's page; another mapping of the object must not be predicted.
+ */
+static void test_write_through_lost(void)
+{
+	load("f1 = memfd(32)\n"
+	     "m5 = mmap(0, 32, f1, " RW ", MAP_SHARED, 0)\n"
+	     "mremap(m5, 0, 32, m3, 512, 1, MREMAP_MAYMOVE|MREMAP_FIXED|MREMAP_DONTUNMAP)\n"
+	     "write(m5, 0, 2, 0x4a)\n"
+	     "m6 = mmap(0, 8, f1, " RW ", MAP_SHARED, MAP_POPULATE)\n"
+	     "madvise(m5, 4, 2, MADV_REMOVE)\n"
+	     "write(m6, 0, 8, 0xec)\n");
+	ok(2);
+	step(-EINVAL);
+	ok(2);
+	CHECK(!known(sh, pg(6, 0)) && !known(sh, pg(6, 1)),
+	      "object page predicted after a write through a lost page");
+	ok(1);
+	CHECK(!known(sh, pg(6, 4)), "object page predicted after a hole punched through a lost page");
+	ok(1);
+	CHECK(known(sh, pg(6, 0)), "a write through a known mapping makes it known again");
+}
+
 int main(void)
 {
 	test_write_then_read();
@@ -1084,6 +1109,7 @@ int main(void)
 	test_acct_errno();
 	test_acct_lost();
 	test_locked_pages();
+	test_write_through_lost();
 	mmf_shadow_delete(sh);
 	TEST_DONE();
 }
