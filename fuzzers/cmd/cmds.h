@@ -12,6 +12,7 @@ int cmd_fuzz(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_symbolize(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 
 #endif

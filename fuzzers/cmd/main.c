@@ -16,6 +16,7 @@ static const struct cmd {
 	{ "gen", cmd_gen, "generate, mutate, decode or check programs" },
 	{ "cleanup", cmd_cleanup, "remove swap devices, cgroups and knob changes a killed run left" },
 	{ "triage", cmd_triage, "parse kernel reports out of console logs" },
+	{ "symbolize", cmd_symbolize, "add source lines and inlined frames to a kernel report" },
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },
 };
 

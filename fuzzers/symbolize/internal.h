@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared between the symbolizer's files, not part of its API.
+ *
+ * symbolize.c finds the frame lines (frame.c), the object of each frame
+ * (objects.c, with elf.c and modules.c), its address (syms.c, from nm),
+ * asks addr2line for the lines of all addresses of an object at once
+ * (a2l.c) and rewrites the frames. run.c runs the binutils; compdir.c asks
+ * readelf where an object was built.
+ */
+#ifndef MMF_SYMBOLIZE_INTERNAL_H
+#define MMF_SYMBOLIZE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+/* frame.c: one frame line, positions relative to the line's start. */
+struct sym_frame {
+	size_t sym, sym_end;	/* "func+0x1f/0x280" */
+	size_t name_len;	/* func is [sym, sym + name_len) */
+	uint64_t off, size;
+	size_t mod, mod_len;	/* "[mod]" name; mod_len 0: not a module */
+	bool exact;		/* a faulting pc, not a return address */
+};
+
+/* Whether line[0, len) is a frame line; f filled if so. */
+bool sym_parse_frame(const char *line, size_t len, struct sym_frame *f);
+
+/* run.c: run a command with input on stdin, collecting its output. */
+struct sym_proc {
+	struct strbuf out;	/* stdout */
+	struct strbuf err;	/* stderr, its first 4 KiB */
+	int status;		/* as from waitpid() */
+};
+
+/* Whether enough output came: the command is then killed. */
+typedef bool (*sym_enough_fn)(const struct strbuf *out);
+
+/*
+ * argv[0] is looked up in PATH. Returns 0 once the command ran (see
+ * p->status, p->out and p->err, to free with sym_proc_free()), or -errno
+ * if it could not be started.
+ */
+int sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough,
+	    struct sym_proc *p);
+void sym_proc_free(struct sym_proc *p);
+/* "exit status 1: <first line of stderr>" for a failed run; free it. */
+char *sym_proc_why(const struct sym_proc *p);
+
+/* elf.c */
+struct sym_elf {
+	bool rel;		/* relocatable (a .ko): sections all at 0 */
+	bool debug_line;	/* has a line table */
+};
+
+/* 0, or -errno (-ENOEXEC: not an ELF file). */
+int sym_elf_probe(const char *path, struct sym_elf *e);
+
+/* syms.c: an object's function symbols, from nm. */
+struct sym_ent {
+	const char *name;
+	uint64_t value, size;
+	const char *section;
+	size_t idx;		/* nm's order, to keep the first of equals */
+};
+
+struct sym_table {
+	char *buf;		/* nm's output, the strings point into it */
+	struct sym_ent *v;
+	size_t n;
+};
+
+/* 0, or -1 with a reason in *why (free it). */
+int sym_table_load(const char *nm, const char *path, struct sym_table *t, char **why);
+/*
+ * The symbol printed as name[0, len) with function size size: of equal
+ * names the one of that size, else the first. NULL if none.
+ */
+const struct sym_ent *sym_table_find(const struct sym_table *t, const char *name, size_t len,
+				     uint64_t size);
+void sym_table_free(struct sym_table *t);
+
+/* a2l.c: what addr2line -f -i says about one address, innermost first. */
+struct sym_loc {
+	char *func;
+	char *where;		/* "path/file.c:123", discriminator dropped */
+};
+
+struct sym_chain {
+	struct sym_loc *v;
+	size_t n;		/* 0: unknown */
+};
+
+/*
+ * Look all addrs[0, n) up in one addr2line process; section for a
+ * relocatable object (NULL otherwise). 0, or -1 with a reason in *why.
+ */
+int sym_addr2line(const char *cmd, const char *path, const char *section,
+		  const uint64_t *addrs, size_t n, struct sym_chain *out, char **why);
+void sym_chain_free(struct sym_chain *c);
+
+/* compdir.c: DW_AT_comp_dir of the object's first compilation unit. */
+char *sym_comp_dir(const char *readelf, const char *path);
+
+/* modules.c: the module files under some directories. */
+struct sym_modidx {
+	char **name;		/* module name, '-' as '_' */
+	char **path;
+	bool *packed;		/* .ko.xz, .ko.zst, .ko.gz: addr2line cannot read it */
+	size_t n;
+};
+
+void sym_modidx_add_dir(struct sym_modidx *m, const char *dir);
+void sym_modidx_free(struct sym_modidx *m);
+/* Normalise a module name as the index keeps it (in place). */
+void sym_modname_norm(char *name);
+
+/*
+ * objects.c: the symbolizer's state: the objects frames are in (the
+ * vmlinux, each module's file) with what was learnt about each, and the
+ * notes about frames left as they were.
+ */
+struct sym_obj {
+	char *path;
+	char *label;			/* "vmlinux PATH", "module NAME (PATH)" */
+	bool usable;			/* has a line table */
+	bool rel;
+	int syms;			/* 0 not read yet, 1 read, -1 failed */
+	struct sym_table tab;
+	bool base_tried;		/* kernel_init's directory, vmlinux only */
+	char *base;
+	bool comp_tried;
+	char *comp_dir;
+	bool noted_unknown, noted_noline;
+};
+
+struct sym_modent {
+	char *name;
+	struct sym_obj *obj;		/* NULL: no usable file */
+};
+
+struct mmf_symbolizer {
+	char *vmlinux, *modules, *basepath;
+	char *addr2line, *nm, *readelf;
+	struct sym_obj *vml;
+	struct sym_modent *mods;
+	size_t nmods;
+	struct sym_modidx idx;
+	bool idx_done;
+	struct strbuf notes;
+	char **seen;
+	size_t nseen;
+};
+
+/* Ends every note about frames not symbolized. */
+#define LEFT_AS_IS "its frames are left as they were"
+
+/* Add a note unless the same one was noted before. */
+void sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The object of a frame, its symbols read; NULL (and noted why) if none. */
+struct sym_obj *sym_frame_obj(struct mmf_symbolizer *s, const char *line,
+			      const struct sym_frame *f);
+
+#endif
