@@ -328,6 +328,13 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 		memcpy(hist, sh->pages[dst + i].hist, MMF_HIST);
 		sh->pages[dst + i] = tmp[i];
 		memcpy(sh->pages[dst + i].hist, hist, MMF_HIST);
+		/*
+		 * Since 6.17 a move may span several VMAs and gaps; what the
+		 * target holds across a source gap is not what mremap(2)
+		 * says (seen on 6.18: the old mapping stays), so don't guess.
+		 */
+		if (!tmp[i].mapped)
+			lose(sh, &sh->pages[dst + i]);
 	}
 	if (n2 > n)
 		extend(sh, dst + n - 1, dst + n, n2 - n);
