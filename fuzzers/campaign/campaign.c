@@ -29,18 +29,17 @@ struct guest {
 /* The last LAST_PROGS programs of an execution log. */
 static const char *last_progs(const struct strbuf *log)
 {
-	const char *p = log->buf ? log->buf + log->len : "";
+	size_t i, mark = strlen(MMF_VM_EXEC_MARK);
 	int n = 0;
 
 	if (!log->len)
 		return "";
-	while (p > log->buf) {
-		p--;
-		if (!strncmp(p, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)) &&
-		    (p == log->buf || p[-1] == '\n') && ++n == LAST_PROGS)
+	for (i = log->len; i-- > 0; ) {
+		if ((i == 0 || log->buf[i - 1] == '\n') &&
+		    !strncmp(log->buf + i, MMF_VM_EXEC_MARK, mark) && ++n == LAST_PROGS)
 			break;
 	}
-	return p;
+	return log->buf + (i == (size_t)-1 ? 0 : i);
 }
 
 static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64_t left_ms,
