@@ -15,7 +15,7 @@ MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -pthread $(CFLAGS)
 LDLIBS	:= -pthread
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LAYERS	:= util model report oracle sys store exec repro fuzz campaign
+LAYERS	:= util model report oracle sys store exec repro symbolize fuzz vm campaign
 LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c)) $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
@@ -47,6 +47,17 @@ $(O)/libmmfuzz-san.a: $(SLIB_OBJ)
 $(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The guests' mmfuzz (scripts/build-initramfs.sh): static, nothing to load
+# from a root file system the initramfs does not have.
+$(O)/mmfuzz-static: $(CMD_OBJ) $(O)/libmmfuzz.a
+	$(CC) $(MMF_CFLAGS) -static -o $@ $^ $(LDLIBS)
+
+static: $(O)/mmfuzz-static
+
+static-arm64:
+	@$(MAKE) --no-print-directory O=build-arm64 CC=aarch64-linux-gnu-gcc \
+		AR=aarch64-linux-gnu-ar static
+
 $(O)/tests/%: tests/unit/%.c $(O)/libmmfuzz-san.a
 	@mkdir -p $(dir $@)
 	$(CC) $(MMF_CFLAGS) $(SAN) -Itests/unit -o $@ $^ $(LDLIBS)
@@ -76,6 +87,13 @@ OUT	?= mmfuzz-out
 fuzz: all
 	$(O)/mmfuzz fuzz --native --duration $(DURATION) --out $(OUT)
 
+# A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
+# linux-source-6.12). See README.md, "Kernels".
+ARCH	?= x86_64
+kernel:
+	@scripts/build-kernel.sh $(ARCH) $(KSRC)
+.PHONY: kernel
+
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 	@scripts/bench.sh $(O)
 
@@ -87,7 +105,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit integration layers check fuzz bench install clean
+.PHONY: all unit integration layers check fuzz bench install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -13,10 +13,12 @@ declare -A allowed=(
 	[store]="store report util"
 	[exec]="exec oracle model util"
 	[repro]="repro model util"
-	[fuzz]="fuzz exec repro oracle model sys store report util"
-	[campaign]="campaign vm store report util"
+	[symbolize]="symbolize report util"
+	[fuzz]="fuzz exec repro oracle model sys store report symbolize util"
+	[vm]="vm util"
+	[campaign]="campaign vm store report symbolize util"
 	[stressors]="stressors sys util"
-	[cmd]="cmd campaign fuzz exec repro oracle model sys store report util stressors"
+	[cmd]="cmd vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
 bad=0

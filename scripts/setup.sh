@@ -11,7 +11,26 @@ pkgs=(
 	util-linux		# swapon/swapoff/losetup for tests and triage
 	procps		# ps, free: test diagnostics
 	python3		# test helpers
+	chromium	# renders the triage HTML page in a test (headless)
+	# fuzzing kernels (make kernel) and booting them under QEMU
+	bc bison flex libelf-dev libssl-dev cpio xz-utils	# kernel build
+	gcc-aarch64-linux-gnu	# make kernel ARCH=arm64 (cross)
+	qemu-system-x86 qemu-system-arm	# guests (TCG when there is no KVM)
+	busybox-static		# the test guest's initramfs
+	libc6-dev-arm64-cross	# the static mmfuzz of arm64 guests
 )
+
+# arm64 guests: Debian's arm64 kernel and busybox-static:arm64 are fetched
+# with apt-get download (unpacked, never installed), which needs the arch.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: dpkg lacks the arm64 architecture; run as root to add it" >&2
+		exit 1
+	fi
+	echo "setup: adding the arm64 architecture (for apt-get download)"
+	dpkg --add-architecture arm64
+	apt-get update -q
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -15,6 +15,7 @@
 #include "fuzz/native.h"
 #include "oracle/kmsg.h"
 #include "repro/repro.h"
+#include "store/store.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -89,26 +90,6 @@ static void log_line(void *ctx, const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
-}
-
-/* Write next to what is there, never over it. */
-static char *save_new(const char *dir, const char *base, const char *ext, const char *text)
-{
-	for (int i = 0; i < 1000; i++) {
-		char *path = i ? xasprintf("%s/%s.%d.%s", dir, base, i, ext) :
-			     xasprintf("%s/%s.%s", dir, base, ext);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-		if (fd >= 0) {
-			if (write_all(fd, text, strlen(text)) || close(fd))
-				die("repro: %s: %s", path, strerror(errno));
-			return path;
-		}
-		if (errno != EEXIST)
-			die("repro: %s: %s", path, strerror(errno));
-		free(path);
-	}
-	die("repro: %s: too many reproducers already", dir);
 }
 
 int cmd_repro(int argc, char **argv)
@@ -207,6 +188,7 @@ int cmd_repro(int argc, char **argv)
 	}
 	{
 		struct strbuf sb;
+		char *store = xstrdup(dir), *slash;
 
 		sb_init(&sb);
 		for (int i = 0; i < res.nr_progs; i++) {
@@ -215,13 +197,20 @@ int cmd_repro(int argc, char **argv)
 					  res.nr_progs);
 			mmf_prog_print(&res.progs[i], &sb);
 		}
-		path = save_new(dir, "repro", "prog", sb.buf);
+		/* The bug directory's store is its parent. */
+		while ((slash = strrchr(store, '/')) && !slash[1])
+			*slash = '\0';
+		slash = strrchr(store, '/');
+		if (slash)
+			*slash = '\0';
+		if (mmf_store_set_repro(slash ? store : ".", title, "prog", sb.buf, NULL) < 0)
+			die("repro: cannot save the reproducer: %s", mmf_store_err());
 		sb_free(&sb);
+		free(store);
 	}
 	printf("repro: reproduced '%s': %d program(s), %d -> %d calls in %d steps,"
-	       " hit rate %d/%d; saved %s\n", title, res.nr_progs, res.calls_before,
-	       res.calls_after, res.steps, res.hits, res.runs, path);
-	free(path);
+	       " hit rate %d/%d; saved in %s\n", title, res.nr_progs, res.calls_before,
+	       res.calls_after, res.steps, res.hits, res.runs, dir);
 	free(title);
 	return 0;
 }

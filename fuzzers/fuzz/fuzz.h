@@ -7,6 +7,7 @@
 
 #include "exec/exec.h"
 #include "fuzz/env.h"
+#include "store/store.h"
 
 struct mmf_fuzz_opts {
 	uint64_t seed;
@@ -26,10 +27,11 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		 struct mmf_fuzz_stats *st);
 
 /*
- * Save a report and the program that produced it under dir/reports/<title>/
- * as report.N and prog.N, never overwriting what is there. Returns N or -1.
+ * Save a report and the program that produced it into the crash store
+ * OUT/crashes (see store/store.h), with this kernel's uname -r -v and -m.
+ * 0 and *res filled, or -errno with mmf_store_err() set.
  */
-int mmf_save_report(const char *dir, const char *title, const char *body,
-		    const struct mmf_prog *p);
+int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
+		   struct mmf_store_added *res);
 
 #endif

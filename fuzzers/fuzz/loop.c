@@ -107,14 +107,19 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			   const struct mmf_exec_result *r, struct mmf_fuzz_stats *st)
 {
 	for (int i = 0; i < r->nr_reports; i++) {
-		int n = mmf_save_report(o->out, r->reports[i].title, r->reports[i].body, p);
+		struct mmf_store_added res;
 
 		st->reports++;
-		if (n >= 0)
-			printf("REPORT: %s (saved as %s/reports/.../report.%d)\n",
-			       r->reports[i].title, o->out, n);
-		else
+		if (mmf_save_crash(o->out, &r->reports[i], p, &res)) {
 			printf("REPORT: %s\n", r->reports[i].title);
+			warnx_("cannot save the report: %s", mmf_store_err());
+		} else if (res.index >= 0) {
+			printf("REPORT: %s (saved as %s/crashes/%s/report.%d)\n",
+			       r->reports[i].title, o->out, res.name, res.index);
+		} else {
+			printf("REPORT: %s (seen %ld times, in %s/crashes/%s)\n",
+			       r->reports[i].title, res.count, o->out, res.name);
+		}
 	}
 }
 

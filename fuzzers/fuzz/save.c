@@ -1,82 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
+/* Reports of the native fuzz loop go into the crash store, OUT/crashes. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/utsname.h>
 
 #include "fuzz/fuzz.h"
 #include "util/util.h"
 
-/* Reports kept per title; later ones are only counted. */
-#define MMF_KEEP_REPORTS 10
+/* Titles of mmfuzz's own oracles: every other report came from the kernel. */
+static const char *const oracle_prefixes[] = { "DATA CORRUPTION:", "ACCOUNTING:" };
 
-/* Titles become directory names: keep them readable, drop what a path can't hold. */
-static char *slug(const char *title)
+static bool kernel_report(const char *title)
 {
-	char *s = xstrdup(title);
-
-	for (char *p = s; *p; p++)
-		if (*p == '/' || *p < ' ' || *p == 0x7f)
-			*p = '_';
-	if (strlen(s) > 200)
-		s[200] = '\0';
-	return s;
+	for (size_t i = 0; i < ARRAY_SIZE(oracle_prefixes); i++)
+		if (!strncmp(title, oracle_prefixes[i], strlen(oracle_prefixes[i])))
+			return false;
+	return true;
 }
 
-/* Create path exclusively: an existing file is never overwritten. */
-static int create_excl(const char *path, const char *data, size_t len)
+int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
+		   struct mmf_store_added *res)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-	if (fd < 0)
-		return -1;
-	if (write_all(fd, data, len) || fsync(fd)) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
-int mmf_save_report(const char *dir, const char *title, const char *body,
-		    const struct mmf_prog *p)
-{
-	char *s = slug(title), *bug = xasprintf("%s/reports/%s", dir, s);
+	char *dir = xasprintf("%s/crashes", out), *kernel = NULL;
+	struct mmf_crash c = { .title = r->title, .report = r->body };
+	struct utsname u;
 	struct strbuf prog;
-	int n, ret = -1;
+	int ret;
 
-	free(s);
 	sb_init(&prog);
 	mmf_prog_print(p, &prog);
-	if (mkdir_p(bug, 0755))
-		goto out;
-	for (n = 0; n < MMF_KEEP_REPORTS; n++) {
-		char *rp = xasprintf("%s/report.%d", bug, n);
-		char *pp = xasprintf("%s/prog.%d", bug, n);
-		int r = create_excl(rp, body, strlen(body));
-
-		if (!r)
-			r = create_excl(pp, prog.buf ? prog.buf : "", prog.len);
-		free(rp);
-		free(pp);
-		if (!r) {
-			ret = n;
-			break;
-		}
-		if (errno != EEXIST)
-			break;
+	c.progs = prog.buf ? prog.buf : "";
+	/* The kernel-log oracle's report text is the log around the report. */
+	if (kernel_report(r->title))
+		c.log = r->body;
+	if (!uname(&u)) {
+		kernel = xasprintf("%s %s", u.release, u.version);
+		c.kernel = kernel;
+		c.arch = u.machine;
 	}
-	if (ret == 0) {
-		char *tp = xasprintf("%s/title", bug);
-		char *t = xasprintf("%s\n", title);
-
-		create_excl(tp, t, strlen(t));
-		free(tp);
-		free(t);
-	}
-out:
-	free(bug);
+	ret = mmf_store_add(dir, &c, res);
+	free(kernel);
+	free(dir);
 	sb_free(&prog);
 	return ret;
 }

@@ -28,9 +28,25 @@ if chattr +i "$TMP/ro" 2>/dev/null; then
 	chattr -i "$TMP/ro"
 fi
 
-# A second run into the same directory keeps what the first saved.
-mkdir -p "$TMP/keep/reports/KEEP"
-echo precious >"$TMP/keep/reports/KEEP/report.0"
-"$MMFUZZ" fuzz --native --duration 2s --out "$TMP/keep" >/dev/null
-[ "$(cat "$TMP/keep/reports/KEEP/report.0")" = precious ] || fail "saved report overwritten"
+# A second run into the same directory keeps what the first saved, also
+# when it hits the same bug again: a kernel report written to /dev/kmsg.
+title='BUG: Bad rss-counter state'
+echo precious >"$TMP/precious"
+"$MMFUZZ" triage add "$TMP/keep/crashes" --report "$TMP/precious" --title "$title" >/dev/null
+bug=$(ls -d "$TMP/keep/crashes/BUG_Bad_rss-counter_state-"*)
+"$MMFUZZ" fuzz --native --duration 4s --out "$TMP/keep" >"$TMP/keep.log" 2>&1 &
+pid=$!
+# Setting up swap takes seconds on a busy machine: write once it fuzzes.
+for _ in $(seq 300); do
+	grep -q '^mmfuzz: fuzzing natively' "$TMP/keep.log" && break
+	sleep 0.1
+done
+sleep 1
+printf 'BUG: Bad rss-counter state mm:00000000b6fe4a1c type:MM_ANONPAGES val:1\n' >/dev/kmsg
+rc=0
+wait $pid || rc=$?
+[ $rc -eq 0 ] || { cat "$TMP/keep.log"; fail "fuzz exited with $rc"; }
+[ "$(cat "$bug/report.0")" = precious ] || fail "saved report overwritten"
+grep -q 'Bad rss-counter state mm:' "$bug/report.1" || fail "second occurrence not saved beside"
+grep -Eqx 'count: ([2-9]|[1-9][0-9]+)' "$bug/meta" || { cat "$bug/meta"; fail "not counted"; }
 check_clean

@@ -4,10 +4,7 @@
 # after the write of tag 0xee (test hook), hidden in a longer program.
 . "$(dirname "$0")/lib.sh"
 
-bug="$TMP/bug"
-mkdir -p "$bug"
 title='DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)'
-echo "$title" >"$bug/title"
 {
 	# An innocent program ran before the guilty one.
 	echo '# mmfuzz: executing program'
@@ -19,7 +16,11 @@ echo "$title" >"$bug/title"
 	echo 'madvise(m3, 0, 64, MADV_PAGEOUT)'
 	sed -n '/^[^#]/p' corpus/madv-free-vs-dontneed-swapped.mmf | tail -6
 	echo 'read(m3, 0, 64)'
-} >"$bug/progs.0"
+} >"$TMP/progs"
+echo "$title" >"$TMP/report"
+# A crash store as a fuzz run makes it, with the programs of the crash.
+"$MMFUZZ" triage add "$TMP/crashes" --report "$TMP/report" --progs "$TMP/progs" >/dev/null
+bug=$(ls -d "$TMP"/crashes/DATA_CORRUPTION*)
 cp "$bug/progs.0" "$TMP/progs.orig"
 
 "$MMFUZZ" repro --native --corrupt-tag 0xee --attempts 2 "$bug" >"$TMP/out" 2>&1 ||
@@ -34,6 +35,8 @@ grep -q '^read(m3, 0, ' "$bug/repro.prog" || fail "the read that sees it is gone
 grep -q 'hit rate 2/2' "$TMP/out" || fail "hit rate not 2/2"
 "$MMFUZZ" exec --native --quiet --corrupt-tag 0xee "$bug/repro.prog" | grep -qF "REPORT: $title" ||
 	fail "the reproducer does not bring the title back"
+grep -q '^repro: prog' "$bug/meta" || fail "the store's meta does not record the reproducer"
+"$MMFUZZ" triage list "$TMP/crashes" | grep -q prog || fail "triage list does not show the reproducer"
 
 # A second run keeps the first reproducer and the saved programs.
 "$MMFUZZ" repro --native --corrupt-tag 0xee --attempts 1 "$bug" >/dev/null 2>&1 ||

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adding an occurrence. Under the bug's lock: pick the lowest free slot N,
+ * link report.N into place first (it is what makes slot N taken), then the
+ * slot's other files, then replace meta. A writer killed before meta is
+ * replaced leaves the old meta; the next writer repairs the count from the
+ * kept files, so the only thing ever lost is the killed writer's own
+ * count when it had no slot.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/internal.h"
+
+/*
+ * Which of the slots 0..keep-1 have any file, and how many reports there
+ * are (a floor for the count, whatever the keep limit); also removes the
+ * temp files of dead writers (with the lock held, no live writer has any).
+ */
+static int scan_slots(const char *bugdir, int keep, bool *used, int *reports)
+{
+	DIR *d = opendir(bugdir);
+	struct dirent *e;
+
+	if (!d)
+		return -errno;
+	*reports = 0;
+	while ((e = readdir(d))) {
+		unsigned int bit;
+		int n;
+
+		if (is_temp_name(e->d_name)) {
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		bit = occ_file(e->d_name, &n);
+		if (bit && n < keep)
+			used[n] = true;
+		*reports += bit == MMF_OCC_REPORT;
+	}
+	closedir(d);
+	return 0;
+}
+
+static int put_one(const struct bugdir *b, const char *prefix, int n, const char *suffix,
+		   const char *text)
+{
+	char *path = xasprintf("%s/%s%d%s", b->path, prefix, n, suffix);
+	int ret = put_new(path, text, strlen(text));
+
+	if (ret)
+		store_fail(ret, "cannot save %s", path);
+	free(path);
+	return ret;
+}
+
+/* Save the occurrence in the first free slot; *n is it, or -1 if none. */
+static int save_files(const struct bugdir *b, const struct mmf_crash *c, int keep,
+		      const bool *used, int *n)
+{
+	const struct {
+		const char *prefix, *suffix, *text;
+	} aux[] = {
+		{ "report.", ".sym", c->report_sym },
+		{ "log.", "", c->log },
+		{ "progs.", "", c->progs },
+	};
+	int ret = 0;
+
+	for (*n = 0; *n < keep; ++*n) {
+		if (used[*n])
+			continue;
+		ret = put_one(b, "report.", *n, "", c->report ? c->report : "");
+		/* Only a writer ignoring the lock gets here: leave its slot. */
+		if (ret != -EEXIST)
+			break;
+	}
+	if (*n == keep)
+		*n = -1;
+	if (ret || *n < 0)
+		return ret;
+	for (size_t i = 0; i < ARRAY_SIZE(aux) && !ret; i++)
+		if (aux[i].text)
+			ret = put_one(b, aux[i].prefix, *n, aux[i].suffix, aux[i].text);
+	return ret;
+}
+
+/* reports: on disk before this one, a floor for the old count. */
+static int update_meta(const struct bugdir *b, const struct mmf_crash *c, int reports,
+		       struct mmf_store_added *out)
+{
+	struct meta m;
+	int ret;
+
+	meta_init(&m);
+	ret = meta_read(b->path, &m);
+	if (ret) {
+		/* Never start a count afresh over a meta we could not read. */
+		meta_free(&m);
+		return store_fail(ret, "cannot read %s/meta", b->path);
+	}
+	m.count = MAX(m.count, reports);
+	meta_merge(&m, c, c->time ? c->time : time(NULL));
+	out->count = m.count;
+	ret = meta_write(b->path, &m);
+	meta_free(&m);
+	if (ret)
+		return store_fail(ret, "cannot write %s/meta", b->path);
+	ret = bugdir_sync(b);
+	if (ret)
+		store_fail(ret, "cannot sync %s", b->path);
+	return ret;
+}
+
+int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
+		       struct mmf_store_added *out)
+{
+	char *title = c->title ? mmf_store_title(c->title) : NULL;
+	struct mmf_store_added dummy;
+	struct bugdir b;
+	bool *used;
+	int ret, ret2, reports = 0;
+
+	if (!out)
+		out = &dummy;
+	memset(out, 0, sizeof(*out));
+	out->index = -1;
+	if (!title)
+		return store_msg(-EINVAL, "a crash without a title cannot be stored");
+	keep = MAX(keep, 0);
+	if (mkdir_p(dir, 0755)) {
+		free(title);
+		return store_fail(errno, "cannot create %s", dir);
+	}
+	ret = bugdir_lock(dir, title, true, &b);
+	free(title);
+	if (ret)
+		return ret;
+	snprintf(out->name, sizeof(out->name), "%s", b.name);
+	out->new_bug = b.created;
+	used = xcalloc(keep + 1, sizeof(*used));
+	ret = scan_slots(b.path, keep, used, &reports);
+	if (ret) {
+		store_fail(ret, "cannot read %s", b.path);
+		goto out;
+	}
+	ret = save_files(&b, c, keep, used, &out->index);
+	/* Count what happened even when its files could not all be saved. */
+	ret2 = update_meta(&b, c, reports, out);
+	ret = ret ? ret : ret2;
+out:
+	free(used);
+	bugdir_unlock(&b);
+	return ret;
+}
+
+int mmf_store_add(const char *dir, const struct mmf_crash *c, struct mmf_store_added *out)
+{
+	return mmf_store_add_keep(dir, c, MMF_STORE_KEEP, out);
+}
