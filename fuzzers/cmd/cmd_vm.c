@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mmfuzz vm: one guest running the fuzzer, on KVM or TCG. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmds.h"
+#include "report/report.h"
+#include "util/util.h"
+#include "vm/vm.h"
+
+/* Boots before a guest that never runs a program is given up. */
+#define BOOT_TRIES	3
+
+static const char usage[] =
+	"usage: mmfuzz vm --arch x86_64|arm64 [options] [-- guest fuzzer options]\n"
+	"  --arch A            guest architecture (default: x86_64)\n"
+	"  --kernel IMAGE      kernel to boot (default: the newest fuzzing kernel\n"
+	"                      built by 'make kernel', else Debian's 6.12, fetched;\n"
+	"                      'debian': Debian's in any case)\n"
+	"  --initramfs FILE    initramfs (default: built by scripts/build-initramfs.sh)\n"
+	"  --duration T        the guest fuzzer's budget, e.g. 90s, 10m (default 10m)\n"
+	"  --vms N             guests (only 1: 'mmfuzz campaign' runs several)\n"
+	"  --mem MB            guest memory (default 1024)\n"
+	"  --cpus N            guest CPUs (default 2)\n"
+	"  --zram MB           the guest's zram swap device (default 64, 0 for none)\n"
+	"  --seed N            the guest fuzzer's seed (default: from the clock)\n"
+	"  --out DIR           console.log and exec.log (default mmfuzz-vm)\n"
+	"  --console           copy the guest's console to stdout\n"
+	"  --append ARGS       more kernel command line\n"
+	"Options after -- go to the guest's 'mmfuzz fuzz --native' as they are.\n"
+	"KVM when /dev/kvm works, else TCG (10 times slower: every timeout grows);\n"
+	"MMFUZZ_ACCEL=tcg or kvm forces one.\n"
+	"Exit status: 0 the guest fuzzed and powered off, 3 its kernel reported a\n"
+	"bug, 1 anything else (no boot, QEMU failed, deadline).\n";
+
+static volatile int stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* The kernel reports on the console; how many. */
+static int print_reports(const char *console)
+{
+	size_t len;
+	char *log = read_file(console, &len);
+	struct mmf_report *reps;
+	int n;
+
+	if (!log)
+		return 0;
+	n = mmf_report_parse(log, len, &reps);
+	for (int i = 0; i < n; i++)
+		printf("mmfuzz: kernel report: %s\n", reps[i].title);
+	mmf_reports_free(reps, n);
+	free(log);
+	return n;
+}
+
+static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images *im,
+			 bool asked)
+{
+	static const char *const kasan[] = { "KASAN unknown", "KASAN is off", "KASAN is on" };
+
+	if (im->debian && asked)
+		printf("mmfuzz: using Debian's 6.12 kernel, KASAN is off\n");
+	else if (im->debian)
+		printf("mmfuzz: no fuzzing kernel built (make kernel ARCH=%s): using Debian's "
+		       "6.12 kernel, KASAN is off\n", a->name);
+	printf("mmfuzz: kernel %s (%s)\n", im->kernel, kasan[im->kasan + 1]);
+	printf("mmfuzz: initramfs %s\n", im->initrd);
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "initramfs", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "vms", required_argument, NULL, 'v' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "zram", required_argument, NULL, 'z' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "console", no_argument, NULL, 'C' },
+		{ "append", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *out = "mmfuzz-vm";
+	const char *duration = "10m";
+	struct mmf_vm_config c = {
+		.mem_mb = 1024, .cpus = 2, .zram_mb = 64, .disks = mmf_vm_default_disks,
+		.nr_disks = mmf_vm_nr_default_disks,
+	};
+	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop };
+	struct sigaction sa = { .sa_handler = on_signal };
+	unsigned long long seed = (unsigned long long)time(NULL);
+	char err[512], seedbuf[32], timeout[32], *console, *exec_log, *work, *line;
+	const char **gargs;
+	struct mmf_vm_run_result r = { 0 };
+	struct mmf_vm_images im;
+	int ch, vms = 1, na = 0, rc = 1;
+
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			arch = optarg;
+			break;
+		case 'k':
+			kernel = optarg;
+			break;
+		case 'i':
+			initrd = optarg;
+			break;
+		case 'd':
+			duration = optarg;
+			break;
+		case 'v':
+			vms = atoi(optarg);
+			break;
+		case 'm':
+			c.mem_mb = atoi(optarg);
+			break;
+		case 'c':
+			c.cpus = atoi(optarg);
+			break;
+		case 'z':
+			c.zram_mb = atoi(optarg);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'C':
+			ro.echo = stdout;
+			break;
+		case 'A':
+			c.append = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	c.arch = mmf_vm_arch_find(arch);
+	if (!c.arch)
+		die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
+	ro.duration_ms = parse_duration_ms(duration);
+	if (ro.duration_ms <= 0)
+		die("vm: bad duration '%s' (e.g. 90s, 10m, 2h)", duration);
+	if (vms != 1)
+		die("vm: runs one guest; 'mmfuzz campaign' runs several");
+	if (c.mem_mb < 256 || c.cpus < 1 || c.cpus > 64 || c.zram_mb < 0)
+		die("vm: --mem at least 256, --cpus 1 to 64, --zram 0 or more");
+	if (mkdir_p(out, 0755))
+		die("vm: cannot create output directory %s: %s", out, strerror(errno));
+	c.accel = mmf_vm_accel_detect(c.arch);
+
+	/* The guest's options: budget, seed, a program timeout that scales. */
+	gargs = xcalloc(argc - optind + 9, sizeof(*gargs));
+	snprintf(seedbuf, sizeof(seedbuf), "%llu", seed);
+	snprintf(timeout, sizeof(timeout), "%ds",
+		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
+	gargs[na++] = "--duration";
+	gargs[na++] = duration;
+	gargs[na++] = "--seed";
+	gargs[na++] = seedbuf;
+	gargs[na++] = "--timeout";
+	gargs[na++] = timeout;
+	for (int i = optind; i < argc; i++)
+		gargs[na++] = argv[i];
+	c.guest_args = gargs;
+	/* Refuse options the command line cannot carry before fetching anything. */
+	line = mmf_vm_cmdline(&c, err, sizeof(err));
+	if (!line)
+		die("vm: %s", err);
+	free(line);
+
+	if (mmf_vm_images(c.arch, kernel, initrd, &im, err, sizeof(err)))
+		die("vm: %s", err);
+	print_images(c.arch, &im, kernel != NULL);
+	c.kernel = im.kernel;
+	c.initrd = im.initrd;
+	work = xasprintf("%s/scratch", out);
+	exec_log = xasprintf("%s/exec.log", out);
+	console = xasprintf("%s/console.log", out);
+	c.workdir = work;
+	c.exec_log = exec_log;
+	ro.console_log = console;
+	printf("mmfuzz: %s guest on %s, %d CPUs, %d MiB, fuzzing %s with seed %llu; "
+	       "console in %s, execution log in %s\n", c.arch->name,
+	       mmf_vm_accel_name(c.accel), c.cpus, c.mem_mb, duration, seed, console, exec_log);
+	fflush(stdout);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* A kernel that dies before the first program is a boot failure, not a finding. */
+	for (int boot = 1; boot <= BOOT_TRIES && !stop; boot++) {
+		if (mmf_vm_run(&c, &ro, &r, err, sizeof(err)))
+			die("vm: %s", err);
+		if (r.boot_ms >= 0 || r.stopped)
+			break;
+		/* A nested KVM can open, make VMs, and still fail to run a guest. */
+		if (c.accel == MMF_VM_KVM && r.init_ms < 0) {
+			printf("mmfuzz: the guest did not reach init under KVM (see %s): "
+			       "falling back to TCG\n", console);
+			c.accel = MMF_VM_TCG;
+			snprintf(timeout, sizeof(timeout), "%ds",
+				 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
+			continue;
+		}
+		printf("mmfuzz: boot %d of %d: no program ran (a boot failure, not a finding; "
+		       "see %s)\n", boot, BOOT_TRIES, console);
+	}
+	rmdir(work);
+
+	printf("mmfuzz: guest ran %.1f s, %llu program(s) on the execution log; %s\n",
+	       r.total_ms / 1000.0, (unsigned long long)r.programs,
+	       r.powered_off ? "it powered off" :
+	       r.stopped ? "stopped on request" :
+	       r.timed_out ? "killed at its deadline" :
+	       r.exited ? "QEMU exited without the guest's power-off (a panic?)" : "?");
+	if (r.programs && print_reports(console)) {
+		printf("mmfuzz: the programs the guest ran are in %s: the culprit is most "
+		       "likely among the last\n", exec_log);
+		rc = 3;
+	} else if (r.powered_off && r.programs) {
+		rc = 0;
+	}
+	mmf_vm_images_free(&im);
+	free(gargs);
+	free(work);
+	free(exec_log);
+	free(console);
+	return rc;
+}

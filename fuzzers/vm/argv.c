@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* QEMU's argv and the guest kernel's command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "vm/vm.h"
+
+/*
+ * Watchdogs that would take TCG's slowness for a kernel bug: their
+ * thresholds grow with the slowdown, up to what the kernel accepts.
+ */
+static const struct {
+	const char *param;
+	int base_s, max_s;
+} watchdogs[] = {
+	{ "rcupdate.rcu_cpu_stall_timeout", 21, 300 },
+	{ "watchdog_thresh", 10, 60 },
+	{ "workqueue.watchdog_thresh", 30, 300 },
+	{ "sysctl.kernel.hung_task_timeout_secs", 120, 1200 },
+};
+
+/*
+ * Swap of different kinds: two raw virtio-blk devices at one priority (the
+ * kernel round-robins equal priorities, so a program's entries spread over
+ * both) and a file system holding a swap file and the fuzzer's swap dir.
+ * zram, in guest memory, is the third kind (mmf_vm_config.zram_mb).
+ */
+const struct mmf_vm_disk mmf_vm_default_disks[] = {
+	{ "swap0", 256 },
+	{ "swap1", 256 },
+	{ "fs0", 128 },
+};
+const size_t mmf_vm_nr_default_disks = ARRAY_SIZE(mmf_vm_default_disks);
+
+/* Whether init's split of mmfuzz.args (on commas) gives s back as is. */
+static bool travels(const char *s)
+{
+	return *s && !strpbrk(s, ", \t\n\"'\\");
+}
+
+char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
+{
+	int slow = mmf_vm_slowdown(c->accel);
+	struct strbuf sb;
+
+	sb_init(&sb);
+	/* Every oops or warning ends the guest: its report is the last thing on the console. */
+	sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->arch->console);
+	for (size_t i = 0; i < ARRAY_SIZE(watchdogs); i++)
+		sb_printf(&sb, " %s=%d", watchdogs[i].param,
+			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
+	sb_printf(&sb, " mmfuzz.zram=%d", c->zram_mb);
+	if (c->append && *c->append)
+		sb_printf(&sb, " %s", c->append);
+	if (c->guest_args && c->guest_args[0]) {
+		sb_puts(&sb, " mmfuzz.args=");
+		for (size_t i = 0; c->guest_args[i]; i++) {
+			if (!travels(c->guest_args[i])) {
+				snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
+					 "kernel command line (empty, or a comma, quote or space)",
+					 c->guest_args[i]);
+				sb_free(&sb);
+				return NULL;
+			}
+			sb_printf(&sb, "%s%s", i ? "," : "", c->guest_args[i]);
+		}
+	}
+	return sb_detach(&sb);
+}
+
+/* A value inside a QEMU option list: a comma is written twice. */
+static void qemu_opt(struct strbuf *sb, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == ',')
+			sb_puts(sb, ",");
+		sb_add(sb, v, 1);
+	}
+}
+
+struct argv {
+	char **v;
+	size_t n;
+};
+
+static void add(struct argv *a, const char *s)
+{
+	a->v = xrealloc(a->v, (a->n + 2) * sizeof(*a->v));
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void add_own(struct argv *a, char *s)
+{
+	add(a, s);
+	free(s);
+}
+
+static void add_sb(struct argv *a, struct strbuf *sb)
+{
+	add_own(a, sb_detach(sb));
+}
+
+char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
+{
+	const struct mmf_vm_arch *arch = c->arch;
+	char *cmdline = mmf_vm_cmdline(c, err, n);
+	struct argv a = { 0 };
+	struct strbuf sb;
+
+	if (!cmdline)
+		return NULL;
+	sb_init(&sb);
+	add(&a, arch->qemu);
+	add(&a, "-machine");
+	add(&a, arch->machine);
+	add(&a, "-accel");
+	/* Multi-threaded TCG: one host thread per guest CPU. */
+	add(&a, c->accel == MMF_VM_KVM ? "kvm" : "tcg,thread=multi");
+	add(&a, "-cpu");
+	add(&a, arch->cpu[c->accel]);
+	add(&a, "-m");
+	add_own(&a, xasprintf("%d", c->mem_mb));
+	/*
+	 * One socket per CPU: a kernel without ACPI finds the CPUs in
+	 * SeaBIOS's MP table, which lists one CPU per package, and QEMU's
+	 * plain -smp N makes one package of N cores.
+	 */
+	add(&a, "-smp");
+	add_own(&a, xasprintf("%d,sockets=%d", c->cpus, c->cpus));
+	add(&a, "-kernel");
+	add(&a, c->kernel);
+	add(&a, "-initrd");
+	add(&a, c->initrd);
+	add(&a, "-append");
+	add_own(&a, cmdline);
+	add(&a, "-nographic");
+	/* panic=-1 reboots at once: -no-reboot turns that into QEMU's exit. */
+	add(&a, "-no-reboot");
+	add(&a, "-nic");
+	add(&a, "none");
+	for (size_t i = 0; arch->extra[i]; i++)
+		add(&a, arch->extra[i]);
+	/*
+	 * The execution log: a virtio console port (hvc0 in the guest).
+	 * Its writes wait until QEMU has taken the bytes, and QEMU writes
+	 * them to the file at once, so a panic cannot lose them.
+	 */
+	add(&a, "-chardev");
+	sb_puts(&sb, "file,id=execlog,append=on,path=");
+	qemu_opt(&sb, c->exec_log);
+	add_sb(&a, &sb);
+	add(&a, "-device");
+	add(&a, "virtio-serial-pci,id=vser0");
+	add(&a, "-device");
+	add(&a, "virtconsole,bus=vser0.0,chardev=execlog");
+	for (size_t i = 0; i < c->nr_disks; i++) {
+		add(&a, "-drive");
+		sb_puts(&sb, "file=");
+		qemu_opt(&sb, c->workdir);
+		sb_puts(&sb, "/");
+		qemu_opt(&sb, c->disks[i].serial);
+		/* Scratch data: no flushes to the host disk, discards punch holes. */
+		sb_printf(&sb, ".img,if=none,id=d%zu,format=raw,cache=unsafe,discard=unmap", i);
+		add_sb(&a, &sb);
+		add(&a, "-device");
+		sb_printf(&sb, "virtio-blk-pci,drive=d%zu,serial=", i);
+		qemu_opt(&sb, c->disks[i].serial);
+		add_sb(&a, &sb);
+	}
+	return a.v;
+}
+
+void mmf_vm_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+char *mmf_vm_argv_str(char *const *argv)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_./=,:+-@%";
+	struct strbuf sb;
+
+	sb_init(&sb);
+	for (size_t i = 0; argv[i]; i++) {
+		const char *s = argv[i];
+
+		if (i)
+			sb_puts(&sb, " ");
+		if (*s && strspn(s, safe) == strlen(s)) {
+			sb_puts(&sb, s);
+			continue;
+		}
+		sb_puts(&sb, "'");
+		for (; *s; s++) {
+			if (*s == '\'')
+				sb_puts(&sb, "'\\''");
+			else
+				sb_add(&sb, s, 1);
+		}
+		sb_puts(&sb, "'");
+	}
+	return sb_detach(&sb);
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a guest boots: a fuzzing kernel when one was built, else Debian's
+ * prebuilt one, and the project's initramfs. Fetching and packing are the
+ * scripts' job (scripts/fetch-kernel.sh, scripts/build-initramfs.sh); this
+ * picks, runs them and reads back the paths they print.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "vm/vm.h"
+
+const char *mmf_vm_cache_dir(void)
+{
+	const char *d = getenv("MMFUZZ_CACHE");
+
+	return d && *d ? d : "/var/cache/mmfuzz";
+}
+
+/* KASAN per the .config beside a kernel image: 1, 0, or -1 without one. */
+static int kasan_of(const char *image)
+{
+	char *dir = xstrdup(image), *cfg = xasprintf("%s/.config", dirname(dir));
+	char *text = read_file(cfg, NULL);
+	int on = -1;
+
+	if (text)
+		on = strstr(text, "\nCONFIG_KASAN=y\n") != NULL;
+	free(text);
+	free(cfg);
+	free(dir);
+	return on;
+}
+
+/* The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or NULL. */
+static char *fuzzing_kernel(const struct mmf_vm_arch *a)
+{
+	char *dir = xasprintf("%s/kernel", mmf_vm_cache_dir()), *best = NULL;
+	size_t plen = strlen(a->name);
+	struct timespec best_t = { 0 };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		char *img;
+
+		/* ".tmp-*" entries are builds in progress. */
+		if (strncmp(e->d_name, a->name, plen) || e->d_name[plen] != '-')
+			continue;
+		img = xasprintf("%s/%s/%s", dir, e->d_name, a->image);
+		if (stat(img, &st) || !S_ISREG(st.st_mode) ||
+		    (best && (st.st_mtim.tv_sec < best_t.tv_sec ||
+			      (st.st_mtim.tv_sec == best_t.tv_sec &&
+			       st.st_mtim.tv_nsec <= best_t.tv_nsec)))) {
+			free(img);
+			continue;
+		}
+		free(best);
+		best = img;
+		best_t = st.st_mtim;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return best;
+}
+
+/* scripts/NAME beside the binary's build directory (build/mmfuzz). */
+static char *script_path(const char *name, char *err, size_t n)
+{
+	char exe[PATH_MAX], *path;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0) {
+		snprintf(err, n, "cannot find my own binary: %s", strerror(errno));
+		return NULL;
+	}
+	exe[len] = '\0';
+	path = xasprintf("%s/../scripts/%s", dirname(exe), name);
+	if (access(path, X_OK)) {
+		snprintf(err, n, "%s not found (mmfuzz runs from its source tree's build/ "
+			 "to make images): give --kernel and --initramfs", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * Run a script with up to 3 arguments; its stdout's lines go to lines[],
+ * its stderr (progress) passes through. 0, or -1 and err.
+ */
+static int run_script(const char *name, const char *a1, const char *a2, char **lines,
+		      int max, char *err, size_t n)
+{
+	char *path = script_path(name, err, n);
+	char *argv[] = { path, (char *)a1, (char *)a2, NULL };
+	struct strbuf out;
+	int pfd[2], status, nl = 0;
+	char buf[4096], *p, *save;
+	ssize_t r;
+	pid_t pid;
+
+	if (!path)
+		return -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(err, n, "pipe: %s", strerror(errno));
+		free(path);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (dup2(pfd[1], 1) >= 0)
+			execv(path, argv);
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	sb_init(&out);
+	while ((r = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		sb_add(&out, buf, r);
+	}
+	close(pfd[0]);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, n, "%s failed", path);
+		sb_free(&out);
+		free(path);
+		return -1;
+	}
+	free(path);
+	sb_add(&out, "", 0);
+	for (p = strtok_r(out.buf, "\n", &save); p && nl < max; p = strtok_r(NULL, "\n", &save))
+		lines[nl++] = xstrdup(p);
+	sb_free(&out);
+	if (nl < max) {
+		snprintf(err, n, "scripts/%s printed %d line(s), not %d", name, nl, max);
+		while (nl)
+			free(lines[--nl]);
+		return -1;
+	}
+	return 0;
+}
+
+int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
+		  struct mmf_vm_images *im, char *err, size_t n)
+{
+	char *modules = NULL, *deb[2];
+
+	memset(im, 0, sizeof(*im));
+	im->kasan = -1;
+	/* "debian": Debian's even when a fuzzing kernel was built (to compare). */
+	if (kernel && strcmp(kernel, "debian"))
+		im->kernel = xstrdup(kernel);
+	else if (!kernel)
+		im->kernel = fuzzing_kernel(a);
+	if (im->kernel) {
+		im->kasan = kasan_of(im->kernel);
+	} else {
+		if (run_script("fetch-kernel.sh", a->name, NULL, deb, 2, err, n))
+			return -1;
+		im->kernel = deb[0];
+		modules = deb[1];
+		im->debian = true;
+		im->kasan = 0;
+	}
+	if (initrd) {
+		im->initrd = xstrdup(initrd);
+	} else if (run_script("build-initramfs.sh", a->name, modules, &im->initrd, 1, err, n)) {
+		free(modules);
+		mmf_vm_images_free(im);
+		return -1;
+	}
+	free(modules);
+	return 0;
+}
+
+void mmf_vm_images_free(struct mmf_vm_images *im)
+{
+	free(im->kernel);
+	free(im->initrd);
+	memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Guests: QEMU running a kernel with the project's initramfs, whose init
+ * (kvm/init) sets up swap and runs the fuzzer. What the guest executes
+ * leaves it over a virtio console port whose writes complete only once
+ * QEMU has written them to a host file, so the program that crashed the
+ * kernel is on the host even when the panic follows its write at once.
+ *
+ * This layer knows the architectures (one table row each), picks KVM or
+ * TCG, builds QEMU's argv (never a shell string), starts and stops QEMU,
+ * and reads its console and execution log without blocking.
+ */
+#ifndef MMF_VM_H
+#define MMF_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+enum mmf_vm_accel {
+	MMF_VM_TCG,
+	MMF_VM_KVM,
+	MMF_VM_NR_ACCELS,
+};
+
+struct mmf_vm_arch {
+	const char *name;	/* mmfuzz's name for it: x86_64, arm64 */
+	const char *host;	/* uname -m of a host whose KVM can run it */
+	const char *qemu;	/* the QEMU binary */
+	const char *machine;
+	const char *cpu[MMF_VM_NR_ACCELS];
+	const char *console;	/* the kernel's console= for the first serial port */
+	const char *image;	/* kernel image file name in a kernel build */
+	const char *const *extra;	/* more QEMU arguments, NULL-terminated */
+};
+
+extern const struct mmf_vm_arch mmf_vm_arches[];
+extern const size_t mmf_vm_nr_arches;
+
+/* The row of an arch name (aliases: amd64, aarch64), or NULL. */
+const struct mmf_vm_arch *mmf_vm_arch_find(const char *name);
+
+/*
+ * KVM when the guest is the host's arch and /dev/kvm opens read-write and
+ * makes a VM and a vCPU, else TCG; $MMFUZZ_ACCEL (kvm, tcg) overrides.
+ */
+enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a);
+const char *mmf_vm_accel_name(enum mmf_vm_accel accel);
+/* How much slower than under KVM things are: every timeout is scaled by it. */
+int mmf_vm_slowdown(enum mmf_vm_accel accel);
+
+/* Base timeouts (under KVM), in ms; multiply by mmf_vm_slowdown(). */
+#define MMF_VM_BOOT_MS		15000	/* QEMU start to the first program */
+#define MMF_VM_PROG_MS		10000	/* one program in the guest */
+#define MMF_VM_TEARDOWN_MS	15000	/* end of the budget to power-off */
+
+/*
+ * A scratch disk: a sparse file in the work dir, removed when the guest
+ * stops. Its serial tells kvm/init what it is for ("swap*": a swap
+ * device, "fs*": a file system with a swap file and the fuzzer's swap dir).
+ */
+struct mmf_vm_disk {
+	const char *serial;
+	int mb;
+};
+
+extern const struct mmf_vm_disk mmf_vm_default_disks[];
+extern const size_t mmf_vm_nr_default_disks;
+
+struct mmf_vm_config {
+	const struct mmf_vm_arch *arch;
+	enum mmf_vm_accel accel;
+	const char *kernel;
+	const char *initrd;
+	const char *workdir;	/* scratch disks go here */
+	const char *exec_log;	/* host file the guest's execution log is appended to */
+	int mem_mb;
+	int cpus;
+	const struct mmf_vm_disk *disks;
+	size_t nr_disks;
+	int zram_mb;		/* guest zram swap device size, 0 for none */
+	const char *append;	/* more kernel command line, NULL for none */
+	/* Options of the guest's 'mmfuzz fuzz --native', NULL-terminated. */
+	const char *const *guest_args;
+};
+
+/*
+ * The kernel command line: console, panic on any oops or warning, watchdog
+ * timeouts scaled for the accelerator, and mmfuzz.args=A,B,... that init
+ * splits back into the fuzzer's options. NULL and err set if an option
+ * cannot travel that way (empty, or holding a comma, quote or space).
+ */
+char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n);
+
+/* QEMU's argv, NULL-terminated (mmf_vm_argv_free), or NULL and err set. */
+char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n);
+void mmf_vm_argv_free(char **argv);
+/* argv as one line that a POSIX shell runs as is (for the user to copy). */
+char *mmf_vm_argv_str(char *const *argv);
+
+struct mmf_vm;
+
+/*
+ * Create the scratch disks and the exec log file, and start QEMU with its
+ * console (stdout and stderr) on a non-blocking pipe. 0, or -1 and err.
+ */
+int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, size_t n);
+/* The argv QEMU was started with. */
+char *const *mmf_vm_args(const struct mmf_vm *vm);
+/* Monotonic time of the start (now_ns()). */
+uint64_t mmf_vm_started_ns(const struct mmf_vm *vm);
+/* The console pipe, for poll(2). */
+int mmf_vm_console_fd(const struct mmf_vm *vm);
+/*
+ * New console bytes without blocking: >0 bytes, 0 when there are none
+ * now, -1 when QEMU closed its end (it exited).
+ */
+ssize_t mmf_vm_read_console(struct mmf_vm *vm, char *buf, size_t n);
+/* New bytes of the execution log: >0, or 0 when there are none now. */
+ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
+/* Is QEMU still running? Reaps it when it is not. */
+bool mmf_vm_alive(struct mmf_vm *vm);
+/*
+ * Kill QEMU if it runs, reap it, remove the scratch disks, free vm.
+ * Returns QEMU's wait status.
+ */
+int mmf_vm_stop(struct mmf_vm *vm);
+
+/* ---- images: what a guest boots --------------------------------------- */
+
+struct mmf_vm_images {
+	char *kernel;
+	char *initrd;
+	bool debian;		/* Debian's prebuilt kernel, not a fuzzing kernel */
+	int kasan;		/* 1 on, 0 off, -1 unknown */
+};
+
+/* $MMFUZZ_CACHE, or /var/cache/mmfuzz. */
+const char *mmf_vm_cache_dir(void);
+/*
+ * The kernel and initramfs to boot: those given (NULL: find or make one).
+ * The kernel is the newest fuzzing kernel in $MMFUZZ_CACHE/kernel/ARCH-*
+ * (make kernel), else Debian's (scripts/fetch-kernel.sh), which kernel
+ * "debian" asks for by name; the initramfs is
+ * built by scripts/build-initramfs.sh, with the modules Debian's kernel
+ * needs. The scripts' progress goes to stderr. 0, or -1 and err.
+ */
+int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
+		  struct mmf_vm_images *im, char *err, size_t n);
+void mmf_vm_images_free(struct mmf_vm_images *im);
+
+/* ---- one guest run ----------------------------------------------------- */
+
+struct mmf_vm_run_opts {
+	int64_t duration_ms;	/* the guest fuzzer's budget */
+	const char *console_log;	/* the console is appended here */
+	FILE *info;		/* runner's lines ("mmfuzz: ..."), NULL: none */
+	FILE *echo;		/* a copy of the console, NULL: none */
+	volatile int *stop;	/* set (by a signal handler) to stop early */
+};
+
+struct mmf_vm_run_result {
+	int64_t init_ms;	/* QEMU start to init's first line, -1: never */
+	int64_t boot_ms;	/* QEMU start to the first program, -1: never */
+	int64_t total_ms;
+	uint64_t programs;	/* programs on the execution log */
+	bool powered_off;	/* init said it powers off, and QEMU exited */
+	bool exited;		/* QEMU exited by itself (power-off, panic, error) */
+	bool timed_out;		/* killed at the boot or run deadline */
+	bool stopped;		/* killed because *stop was set */
+	int status;		/* QEMU's wait status */
+};
+
+/* A line of the execution log that starts a program. */
+#define MMF_VM_EXEC_MARK	"# mmfuzz: executing program"
+/* kvm/init's lines start with this. */
+#define MMF_VM_INIT_TAG		"mmfuzz-init:"
+
+/*
+ * Boot the guest and follow it until it exits, the boot deadline passes
+ * without a program, or the budget plus the scaled slack is spent. Prints
+ * the QEMU command line and the boot-to-first-program time on o->info.
+ * 0 with r filled, or -1 and err if QEMU could not be started.
+ */
+int mmf_vm_run(const struct mmf_vm_config *c, const struct mmf_vm_run_opts *o,
+	       struct mmf_vm_run_result *r, char *err, size_t n);
+
+#endif

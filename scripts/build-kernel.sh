@@ -1,0 +1,141 @@
+#!/bin/bash
+# Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC]
+# (make kernel ARCH=x86_64|arm64 [KSRC=path]).
+#
+# The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
+# merged by the kernel's own merge_config.sh. Without KSRC the source is
+# Debian's linux-source-6.12, unpacked once into the cache. The result goes
+# to $MMFUZZ_CACHE/kernel/<arch>-<version>-<tree hash>-<config hash>/, built
+# in a temporary directory and renamed into place, so an entry is either
+# whole or absent; an entry that exists makes the build a no-op. Object
+# files stay in $MMFUZZ_CACHE/obj/ so that rebuilding a patched tree only
+# compiles what changed.
+set -eu
+cd "$(dirname "$0")/.."
+top=$PWD
+
+die() {
+	echo "build-kernel: $*" >&2
+	exit 1
+}
+
+arch=${1:-x86_64}
+ksrc=${2:-}
+case $arch in
+x86_64 | x86)
+	arch=x86_64 karch=x86_64 srcarch=x86 cross= image=arch/x86/boot/bzImage ;;
+arm64 | aarch64)
+	arch=arm64 karch=arm64 srcarch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
+*)
+	die "ARCH must be x86_64 or arm64, not '$arch'" ;;
+esac
+iname=$(basename "$image")
+
+# A kernel make inside our make (make check) must not inherit its jobserver.
+unset MAKEFLAGS MFLAGS MAKELEVEL KBUILD_OUTPUT
+for tool in make "${cross}gcc" bc flex bison perl xz; do
+	command -v "$tool" >/dev/null ||
+		die "$tool not found: run scripts/setup.sh to install what the kernel build needs"
+done
+[ -e /usr/include/gelf.h ] || die "libelf-dev is missing: run scripts/setup.sh"
+
+cache=${MMFUZZ_CACHE:-/var/cache/mmfuzz}
+mkdir -p "$cache/kernel" "$cache/obj" "$cache/src" || die "cannot create the cache in $cache"
+
+# The source tree and what identifies its content.
+if [ -z "$ksrc" ]; then
+	tarball=${MMFUZZ_KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
+	[ -f "$tarball" ] || die "$tarball not found: install linux-source-6.12 or give KSRC=path"
+	ksrc=$cache/src/linux-source-6.12
+	if [ ! -f "$ksrc/Makefile" ]; then
+		echo "build-kernel: unpacking $tarball into $cache/src (once)"
+		tmp=$(mktemp -d "$cache/src/.unpack.XXXXXX")
+		tar -xJf "$tarball" -C "$tmp" || { rm -rf "$tmp"; die "cannot unpack $tarball"; }
+		rm -rf "$ksrc"
+		mv "$tmp/linux-source-6.12" "$ksrc" && rmdir "$tmp"
+	fi
+	treeid=$(stat -c '%n %s %Y' "$tarball")
+else
+	[ -d "$ksrc" ] || die "KSRC=$ksrc is not a directory"
+	ksrc=$(cd "$ksrc" && pwd -P)
+fi
+for f in Makefile Kconfig scripts/kconfig/merge_config.sh "arch/$srcarch/Kconfig"; do
+	[ -f "$ksrc/$f" ] || die "KSRC=$ksrc is not a Linux kernel source tree (no $f)"
+done
+[ ! -e "$ksrc/.config" ] && [ ! -d "$ksrc/include/config" ] ||
+	die "KSRC=$ksrc has an in-tree build: run 'make mrproper' there (out-of-tree builds need a clean tree)"
+if [ -z "${treeid:-}" ]; then
+	if [ "$(git -C "$ksrc" rev-parse --show-toplevel 2>/dev/null)" = "$ksrc" ]; then
+		# Commit, uncommitted changes and untracked files.
+		treeid=$({
+			git -C "$ksrc" rev-parse HEAD
+			git -C "$ksrc" --no-optional-locks diff HEAD
+			git -C "$ksrc" ls-files -o --exclude-standard -z |
+				(cd "$ksrc" && xargs -0r sha256sum)
+		} | sha256sum)
+	else
+		treeid=$(cd "$ksrc" && find . -name .git -prune -o -type f -printf '%P %s %T@\n' |
+			LC_ALL=C sort | sha256sum)
+	fi
+fi
+version=$(make -s -C "$ksrc" kernelversion 2>/dev/null) || die "KSRC=$ksrc: 'make kernelversion' failed"
+treehash=$(printf '%s' "$treeid" | sha256sum | cut -c1-12)
+
+frags=("$top/kvm/config/base.config" "$top/kvm/config/debug.config")
+[ -f "$top/kvm/config/$arch.config" ] && frags+=("$top/kvm/config/$arch.config")
+cfghash=$({
+	cat "${frags[@]}"
+	"${cross}gcc" --version | head -n1	# another compiler is another kernel
+} | sha256sum | cut -c1-12)
+
+key=$arch-$version-$treehash-$cfghash
+entry=$cache/kernel/$key
+if [ -f "$entry/$iname" ] && [ -f "$entry/vmlinux" ]; then
+	echo "build-kernel: cache hit, nothing to build"
+	echo "$entry"
+	exit 0
+fi
+
+# One build per object directory at a time; a second waits, then finds the
+# entry the first made.
+objdir=$cache/obj/$arch-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
+mkdir -p "$objdir"
+exec 9>"$objdir.lock"
+flock 9
+if [ -f "$entry/$iname" ]; then
+	echo "build-kernel: cache hit (built meanwhile), nothing to build"
+	echo "$entry"
+	exit 0
+fi
+
+log=$objdir/build.log
+kmake=(make -C "$ksrc" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
+start=$(date +%s)
+echo "build-kernel: building $key from $ksrc (log: $log)"
+{
+	echo "# $key from $ksrc"
+	echo "# fragments: ${frags[*]}"
+} >"$log"
+# merge_config.sh -n: allnoconfig with the fragments as KCONFIG_ALLCONFIG;
+# it warns about every requested value the kernel did not keep. It runs in
+# the object directory, through the Makefile kbuild itself puts there, so
+# that nothing is written into the source tree.
+echo "include $ksrc/Makefile" >"$objdir/Makefile"
+(cd "$objdir" && ARCH=$karch CROSS_COMPILE=$cross \
+	"$ksrc/scripts/kconfig/merge_config.sh" -n "${frags[@]}") >>"$log" 2>&1 ||
+	{ tail -n 20 "$log" >&2; die "merging the config fragments failed, see $log"; }
+grep -A1 '^Value requested for' "$log" | grep -v '^--' | sed 's/^/build-kernel: config: /' || true
+if ! "${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | tail -n 10 >&2 || true
+	die "kernel build failed, see $log"
+fi
+secs=$(( $(date +%s) - start ))
+echo "# built in ${secs}s on $(nproc) CPUs" >>"$log"
+
+tmp=$(mktemp -d "$cache/kernel/.tmp-$key.XXXXXX")
+cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$tmp/" &&
+	cp "$log" "$tmp/build.log" && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
+	{ rm -rf "$tmp"; die "cannot store the build in $entry"; }
+printf 'build-kernel: built in %dm%02ds, vmlinux %s MiB\n' $((secs / 60)) $((secs % 60)) \
+	$(( $(stat -c %s "$entry/vmlinux") >> 20 ))
+echo "$entry"
