@@ -9,6 +9,7 @@
 
 #include "cmd/cmds.h"
 #include "model/prog.h"
+#include "oracle/csource.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -18,6 +19,7 @@ static const char usage_text[] =
 	"       mmfuzz gen --decode FILE\n"
 	"       mmfuzz gen --encode FILE\n"
 	"       mmfuzz gen --check FILE...\n"
+	"       mmfuzz gen --csource FILE\n"
 	"\n"
 	"  --seed N       seed of the generator (default: from the clock);\n"
 	"                 program i of a run has seed N + i\n"
@@ -26,9 +28,11 @@ static const char usage_text[] =
 	"  --mutate FILE  print a mutant of the text program in FILE\n"
 	"  --decode FILE  print the program that the bytes of FILE decode to\n"
 	"  --encode FILE  write the bytes of the text program in FILE to stdout\n"
-	"  --check        parse each text program FILE, print its call count\n";
+	"  --check        parse each text program FILE, print its call count\n"
+	"  --csource FILE print a standalone C reproducer of the text program in FILE\n"
+	"                 (gcc -O2 -pthread; it carries the program in a comment)\n";
 
-enum mode { GENERATE, MUTATE, DECODE, ENCODE, CHECK };
+enum mode { GENERATE, MUTATE, DECODE, ENCODE, CHECK, CSOURCE };
 
 static uint64_t parse_num(const char *opt, const char *s, uint64_t min, uint64_t max)
 {
@@ -60,12 +64,14 @@ static int load(const char *path, struct mmf_prog *p)
 	return ret;
 }
 
-static void print(const struct mmf_prog *p)
+/* Print p as text or as C (fmt: mmf_prog_print or mmf_prog_csource). */
+static void print(const struct mmf_prog *p,
+		  void (*fmt)(const struct mmf_prog *p, struct strbuf *sb))
 {
 	struct strbuf sb;
 
 	sb_init(&sb);
-	mmf_prog_print(p, &sb);
+	fmt(p, &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	sb_free(&sb);
 }
@@ -87,7 +93,7 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 			mmf_prog_generate(&r, calls, &p);
 			printf("%s# program %llu, seed %llu\n", i ? "\n" : "",
 			       (unsigned long long)i, (unsigned long long)(seed + i));
-			print(&p);
+			print(&p, mmf_prog_print);
 		}
 		break;
 	case MUTATE:
@@ -95,7 +101,7 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 			return 1;
 		mmf_rand_seed(&r, seed);
 		mmf_prog_mutate(&r, &p, NULL);
-		print(&p);
+		print(&p, mmf_prog_print);
 		break;
 	case DECODE:
 		data = read_file(file, &len);
@@ -103,7 +109,7 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 			die("%s: %s", file, strerror(errno));
 		mmf_prog_decode((const uint8_t *)data, len, &p);
 		free(data);
-		print(&p);
+		print(&p, mmf_prog_print);
 		break;
 	case ENCODE:
 		if (load(file, &p))
@@ -113,6 +119,11 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 		mmf_prog_encode(&p, buf, len);
 		ret = write_all(STDOUT_FILENO, buf, len);
 		free(buf);
+		break;
+	case CSOURCE:
+		if (load(file, &p))
+			return 1;
+		print(&p, mmf_prog_csource);
 		break;
 	case CHECK:
 		for (int i = 0; i < nr_files; i++) {
@@ -138,6 +149,7 @@ int cmd_gen(int argc, char **argv)
 		{ "decode", required_argument, NULL, DECODE },
 		{ "encode", required_argument, NULL, ENCODE },
 		{ "check", no_argument, NULL, CHECK },
+		{ "csource", required_argument, NULL, CSOURCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -161,8 +173,9 @@ int cmd_gen(int argc, char **argv)
 		case DECODE:
 		case ENCODE:
 		case CHECK:
+		case CSOURCE:
 			if (mode != GENERATE && mode != (enum mode)c) {
-				warnx_("gen: --mutate, --decode, --encode and --check exclude each other");
+				warnx_("gen: --mutate, --decode, --encode, --check and --csource exclude each other");
 				return 2;
 			}
 			mode = c;

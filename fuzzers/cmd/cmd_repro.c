@@ -13,6 +13,7 @@
 #include "cmd/cmds.h"
 #include "fuzz/env.h"
 #include "fuzz/native.h"
+#include "oracle/csource.h"
 #include "oracle/kmsg.h"
 #include "repro/repro.h"
 #include "store/store.h"
@@ -187,10 +188,11 @@ int cmd_repro(int argc, char **argv)
 		return 1;
 	}
 	{
-		struct strbuf sb;
+		struct strbuf sb, csrc;
 		char *store = xstrdup(dir), *slash;
 
 		sb_init(&sb);
+		sb_init(&csrc);
 		for (int i = 0; i < res.nr_progs; i++) {
 			if (res.nr_progs > 1)
 				sb_printf(&sb, "%s %d of %d, run concurrently\n", EXEC_MARK, i + 1,
@@ -203,9 +205,14 @@ int cmd_repro(int argc, char **argv)
 		slash = strrchr(store, '/');
 		if (slash)
 			*slash = '\0';
-		if (mmf_store_set_repro(slash ? store : ".", title, "prog", sb.buf, NULL) < 0)
+		/* A C reproducer only of a single program: the sets run as text. */
+		if (res.nr_progs == 1)
+			mmf_prog_csource(&res.progs[0], &csrc);
+		if (mmf_store_set_repro(slash ? store : ".", title, csrc.len ? "c" : "prog", sb.buf,
+					csrc.len ? csrc.buf : NULL) < 0)
 			die("repro: cannot save the reproducer: %s", mmf_store_err());
 		sb_free(&sb);
+		sb_free(&csrc);
 		free(store);
 	}
 	printf("repro: reproduced '%s': %d program(s), %d -> %d calls in %d steps,"

@@ -35,8 +35,16 @@ grep -q '^read(m3, 0, ' "$bug/repro.prog" || fail "the read that sees it is gone
 grep -q 'hit rate 2/2' "$TMP/out" || fail "hit rate not 2/2"
 "$MMFUZZ" exec --native --quiet --corrupt-tag 0xee "$bug/repro.prog" | grep -qF "REPORT: $title" ||
 	fail "the reproducer does not bring the title back"
-grep -q '^repro: prog' "$bug/meta" || fail "the store's meta does not record the reproducer"
-"$MMFUZZ" triage list "$TMP/crashes" | grep -q prog || fail "triage list does not show the reproducer"
+grep -q '^repro: c' "$bug/meta" || fail "the store's meta does not record the C reproducer"
+# The C reproducer behaves like the program: quiet without the fault,
+# the same title with it.
+gcc -O2 -Wall -pthread -o "$TMP/repro" "$bug/repro.c" || fail "repro.c does not compile"
+"$TMP/repro" >"$TMP/c.out" 2>&1 || { cat "$TMP/c.out"; fail "C reproducer reports on a clean run"; }
+rc=0
+"$TMP/repro" --corrupt-after 1 >"$TMP/c.out" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -qF "$title" "$TMP/c.out" || { cat "$TMP/c.out"; fail "C reproducer misses the fault"; }
+"$MMFUZZ" triage list "$TMP/crashes" | awk '$3 == "c" { ok = 1 } END { exit !ok }' ||
+	fail "triage list does not show the reproducer"
 
 # A second run keeps the first reproducer and the saved programs.
 "$MMFUZZ" repro --native --corrupt-tag 0xee --attempts 1 "$bug" >/dev/null 2>&1 ||

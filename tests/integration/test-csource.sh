@@ -1,0 +1,101 @@
+#!/bin/bash
+# The C reproducer (mmfuzz gen --csource) behaves like the program: it
+# builds with plain gcc and no warning, runs clean on this kernel where
+# mmfuzz exec runs the program clean, and reports a page changed behind its
+# back (--corrupt-after, as the executor's hook) with the executor's title,
+# in the main line and in a fork child.
+. "$(dirname "$0")/lib.sh"
+
+CC=${CC:-gcc}
+
+# Emit the reproducer of program $1 and build it as $2.
+build() {
+	"$MMFUZZ" gen --csource "$1" >"$2.c" || fail "$1: gen --csource failed"
+	! grep -q '#include "' "$2.c" || fail "$1: the C source includes a project header"
+	"$CC" -O2 -Wall -pthread -o "$2" "$2.c" 2>"$2.warn" ||
+		{ cat "$2.warn"; fail "$1: the C source does not compile"; }
+	[ ! -s "$2.warn" ] || { cat "$2.warn"; fail "$1: compiler warnings"; }
+}
+
+# Run program $1 both ways, with no swap device of ours: the reproducer
+# without paths, the executor with --no-env; swapoff and swapon fail with
+# ENODEV in both. Neither may report anything.
+run_clean() {
+	local f=$1 bin=$TMP/$2 rc=0
+
+	build "$f" "$bin"
+	timeout 300 "$bin" >"$bin.out" 2>"$bin.err" || rc=$?
+	if [ $rc -ne 0 ] || grep -q 'DATA CORRUPTION' "$bin.out"; then
+		cat "$bin.out" "$bin.err"
+		fail "$f: the reproducer exited with $rc"
+	fi
+	"$MMFUZZ" exec --native --no-env --quiet "$f" >"$bin.exec" 2>&1 ||
+		{ cat "$bin.exec"; fail "$f: mmfuzz exec did not run it clean"; }
+	# A call that returned what the generator did not predict stops the
+	# checks; say how often, so that a drop in coverage shows.
+	grep -q 'only touched from here' "$bin.err" && echo "INFO: $f: $(cat "$bin.err")"
+	return 0
+}
+
+for f in corpus/*.mmf; do
+	run_clean "$f" "$(basename "$f" .mmf)"
+done
+for seed in 3 10 21 33 41 57; do
+	"$MMFUZZ" gen --seed "$seed" >"$TMP/gen-$seed.mmf"
+	run_clean "$TMP/gen-$seed.mmf" "gen-$seed"
+done
+
+# -v traces each call with its result; a swap device not given is ENODEV.
+"$TMP/swapoff-vs-fault" -v 2>"$TMP/trace" >/dev/null || fail "swapoff-vs-fault -v failed"
+traced() {
+	grep -qxF "$1" "$TMP/trace" || { cat "$TMP/trace"; fail "-v does not print '$1'"; }
+}
+traced '3: m0 = mmap(0, 512, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0) = 0'
+traced '9: swapoff(s0) = -1 ENODEV'
+traced '12: read(m0, 0, 512) = 512'
+
+# The fault hook: the reproducer's report and status, the executor's title.
+corrupt() {
+	local f=$1 n=$2 title=$3 rc=0 bin=$TMP/$(basename "$1" .mmf)
+
+	build "$f" "$bin"
+	"$bin" >/dev/null || fail "$f: reported without a fault"
+	"$bin" --corrupt-after "$n" >"$bin.out" 2>&1 || rc=$?
+	cat "$bin.out"
+	[ $rc -eq 1 ] || fail "$f: exit status $rc with a fault, expected 1"
+	[ "$(grep '^DATA CORRUPTION: ' "$bin.out")" = "DATA CORRUPTION: $title" ] ||
+		fail "$f: not the title '$title'"
+	grep -q '^expected: 0x' "$bin.out" || fail "$f: report lacks the expected content"
+	grep -q '^observed: 0x5a5a5a5a00000000 at byte 0' "$bin.out" ||
+		fail "$f: report lacks the observed content"
+	rc=0
+	"$MMFUZZ" exec --native --no-env --quiet --corrupt-after "$n" "$f" >"$bin.exec" 2>&1 ||
+		rc=$?
+	[ $rc -eq 3 ] || { cat "$bin.exec"; fail "$f: mmfuzz exec status $rc, expected 3"; }
+	grep -qx "REPORT: DATA CORRUPTION: $title" "$bin.exec" ||
+		{ cat "$bin.exec"; fail "$f: mmfuzz exec gives another title"; }
+}
+
+cat >"$TMP/pageout.mmf" <<'P'
+m0 = mmap(0, 64, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)
+write(m0, 0, 64, 0x5a)
+madvise(m0, 0, 64, MADV_PAGEOUT)
+read(m0, 0, 64)
+P
+corrupt "$TMP/pageout.mmf" 2 "garbage anon page after madvise(MADV_PAGEOUT)"
+grep -q '^  1: write(m0, 0, 64, 0x5a)$' "$TMP/pageout.out" ||
+	fail "report lacks the calls that touched the page"
+
+# In a fork child: the child reports, the parent exits 1 at the join.
+cat >"$TMP/child.mmf" <<'P'
+m0 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)
+write(m0, 0, 16, 0x21)
+c0 = fork {
+	madvise(m0, 0, 16, MADV_COLD)
+	read(m0, 0, 16)
+}
+join
+read(m0, 0, 16)
+P
+corrupt "$TMP/child.mmf" 3 "garbage anon page after madvise(MADV_COLD)"
+check_clean

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The C reproducer generator: every call kind becomes its raw syscall (or
+ * the runtime piece that runs it), the file stands alone, carries the
+ * program, and holds what the shadow model predicts: the expected pages
+ * of each read, the result each call is assumed to return and how strictly
+ * it is checked. Compiling and running the output is
+ * tests/integration/test-csource.sh.
+ */
+#include <string.h>
+
+#include "model/prog.h"
+#include "oracle/csource.h"
+#include "tap.h"
+#include "util/util.h"
+
+/* Every call kind, blocks included. */
+static const char all_calls[] =
+	"# every call, and a comment that tries to end the comment: */\n"
+	"f1 = memfd(16)\n"
+	"f3 = tmpfile(1024)\n"
+	"m0 = mmap(0, 512, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+	"m1 = mmap(16, 16, f1, PROT_READ, MAP_SHARED, MAP_NORESERVE|MAP_POPULATE)\n"
+	"write(m0, 0, 512, 0x5a)\n"
+	"read(m0, 16, 32)\n"
+	"madvise(m0, 0, 512, MADV_PAGEOUT)\n"
+	"process_madvise(m0, 0, 512, self, MADV_COLD)\n"
+	"mlock(m0, 0, 1)\n"
+	"mlock2(m0, 0, 2, MLOCK_ONFAULT)\n"
+	"munlock(m0, 0, 1024)\n"
+	"mlockall(MCL_CURRENT|MCL_FUTURE)\n"
+	"munlockall()\n"
+	"mincore(m0, 0, 8)\n"
+	"msync(m1, 0, 16, MS_SYNC)\n"
+	"mprotect(m0, 0, 4, PROT_READ)\n"
+	"mremap(m0, 0, 512, m2, 512, 256, MREMAP_MAYMOVE|MREMAP_FIXED)\n"
+	"munmap(m2, 512, 256)\n"
+	"swapoff(s3)\n"
+	"swapon(s3, 10, SWAP_FLAG_DISCARD)\n"
+	"c0 = fork {\n"
+	"\tread(m0, 0, 64)\n"
+	"}\n"
+	"thread {\n"
+	"\twrite(m4, 0, 8, 0x11)\n"
+	"}\n"
+	"process_madvise(m0, 0, 8, c0, MADV_PAGEOUT)\n"
+	"join\n";
+
+/* What the emitted code of each call kind contains. */
+static const char *const call_code[MMF_NR_CALLS] = {
+	[MMF_MMAP] = "syscall(SYS_mmap, ",
+	[MMF_MUNMAP] = "syscall(SYS_munmap, at(2, 512), len(256))",
+	[MMF_MREMAP] = "syscall(SYS_mremap, ",
+	[MMF_MPROTECT] = "syscall(SYS_mprotect, at(0, 0), len(4), 0x1 /* PROT_READ */)",
+	[MMF_MADVISE] = "syscall(SYS_madvise, at(0, 0), len(512), 21 /* MADV_PAGEOUT */)",
+	[MMF_PROCESS_MADVISE] = "syscall(SYS_process_madvise, ",
+	[MMF_MLOCK] = "syscall(SYS_mlock, at(0, 0), len(1))",
+	[MMF_MLOCK2] = "syscall(SYS_mlock2, at(0, 0), len(2), 0x1 /* MLOCK_ONFAULT */)",
+	[MMF_MUNLOCK] = "syscall(SYS_munlock, at(0, 0), len(1024))",
+	[MMF_MLOCKALL] = "syscall(SYS_mlockall, 0x3 /* MCL_CURRENT|MCL_FUTURE */)",
+	[MMF_MUNLOCKALL] = "syscall(SYS_munlockall)",
+	[MMF_WRITE] = "r = fill(0, 0, 512, 0x5a);",
+	[MMF_READ] = "r = verify(6, 0, 16, 32, expect_6, 1);",
+	[MMF_MINCORE] = "syscall(SYS_mincore, ",
+	[MMF_MSYNC] = "syscall(SYS_msync, at(1, 0), len(16), 0x4 /* MS_SYNC */)",
+	[MMF_MEMFD] = "syscall(SYS_memfd_create, ",
+	[MMF_TMPFILE] = "O_TMPFILE",
+	[MMF_SWAPOFF] = "syscall(SYS_swapoff, swaps[3])",
+	[MMF_SWAPON] = "syscall(SYS_swapon, swaps[3], "
+		"0x1800a /* SWAP_FLAG_DISCARD|SWAP_FLAG_PREFER|10 */)",
+	[MMF_FORK] = "r = start_child(0, block_21);",
+	[MMF_THREAD] = "r = start_thread(block_24);",
+	[MMF_END] = "static void block_24(void)",
+	[MMF_JOIN] = "r = join_all();",
+};
+
+static char *csource(const char *text)
+{
+	struct mmf_prog p;
+	struct strbuf sb;
+	char err[128];
+
+	CHECK(!mmf_prog_parse(text, &p, err, sizeof(err)), "parse: %s", err);
+	sb_init(&sb);
+	mmf_prog_csource(&p, &sb);
+	return sb_detach(&sb);
+}
+
+static void has(const char *c, const char *what)
+{
+	CHECK(strstr(c, what), "no \"%s\" in the C source", what);
+}
+
+static void lacks(const char *c, const char *what)
+{
+	CHECK(!strstr(c, what), "\"%s\" in the C source", what);
+}
+
+static void test_every_call(void)
+{
+	char *c = csource(all_calls), *again = csource(all_calls);
+
+	for (int id = 0; id < MMF_NR_CALLS; id++) {
+		CHECK(call_code[id], "call %s has no expected code here", mmf_calls[id].name);
+		has(c, call_code[id]);
+	}
+	has(c, "0x100022 /* MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE */");
+	has(c, "0x10c001 /* MAP_SHARED|MAP_NORESERVE|MAP_POPULATE|MAP_FIXED_NOREPLACE */, "
+	       "1 /* f1 */, 16)");
+	has(c, "pmadvise(-1 /* self */, at(0, 0), len(512), 20 /* MADV_COLD */)");
+	has(c, "pmadvise(0 /* c0 */, at(0, 0), len(8), 21 /* MADV_PAGEOUT */)");
+	has(c, "remap(0, 0, 512, 2, 512, 256, 0x3 /* MREMAP_MAYMOVE|MREMAP_FIXED */)");
+	/* Standalone: libc headers only, and the program in the comment. */
+	lacks(c, "#include \"");
+	has(c, "#include <sys/syscall.h>");
+	has(c, " *\tm0 = mmap(0, 512, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n");
+	has(c, " *\tc0 = fork {\n *\t\tread(m0, 0, 64)\n *\t}\n");
+	has(c, "tries to end the comment: * /");
+	lacks(c, "comment: */");
+	CHECK(!strcmp(c, again), "two generations differ");
+	free(c);
+	free(again);
+}
+
+static void test_expectations(void)
+{
+	char *c = csource("m0 = mmap(0, 64, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "write(m0, 0, 64, 0x5a)\n"
+			  "madvise(m0, 0, 64, MADV_PAGEOUT)\n"
+			  "madvise(m0, 32, 32, MADV_FREE)\n"
+			  "read(m0, 0, 64)\n");
+
+	/* One row per run of pages that expect the same, with the title. */
+	has(c, "static const struct expect expect_4[] = {\n"
+	       "\t{ 0, 32, 1, { { 0x5a, 0 } }, { 2, 1, 0, -1 }, "
+	       "\"anon page after madvise(MADV_PAGEOUT)\" },\n"
+	       "\t{ 32, 32, 2, { { 0x5a, 0 }, { 0x00, 0 } }, { 3, 2, 1, 0 }, "
+	       "\"anon page after madvise(MADV_FREE)\" },\n};\n");
+	/* The model depends on the write's count and the mmap's success, not
+	 * on what PAGEOUT or the read return; after the write page 0 is known.
+	 */
+	has(c, "[0] = { \"m0 = mmap(0, 64, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\", "
+	       "GUARD_SIGN, 0, 0 },");
+	has(c, "[1] = { \"write(m0, 0, 64, 0x5a)\", GUARD_EXACT, 64, 0 },");
+	has(c, "[2] = { \"madvise(m0, 0, 64, MADV_PAGEOUT)\", GUARD_NONE, 0, 0 },");
+	has(c, "[4] = { \"read(m0, 0, 64)\", GUARD_NONE, 0, 0 },");
+	/* Only the runtime the program's calls need. */
+	lacks(c, "SYS_mremap");
+	lacks(c, "start_thread");
+	lacks(c, "new_file");
+	free(c);
+
+	/* A mremap moves the content: the word of the page it was written at. */
+	c = csource("m0 = mmap(0, 4, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+		    "write(m0, 0, 4, 0x22)\n"
+		    "mremap(m0, 0, 4, m1, 8, 4, MREMAP_MAYMOVE|MREMAP_FIXED)\n"
+		    "read(m1, 8, 4)\n");
+	has(c, "[2] = { \"mremap(m0, 0, 4, m1, 8, 4, MREMAP_MAYMOVE|MREMAP_FIXED)\", "
+	       "GUARD_EXACT, 1032, 1032 },");
+	has(c, "\t{ 1032, 4, 1, { { 0x22, -1032 } },");
+	free(c);
+}
+
+/* Results the model tells: documented errnos, faults, refusals. */
+static void test_predictions(void)
+{
+	char *c = csource("m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "write(m0, 0, 8, 0x01)\n"
+			  "mlock(m0, 0, 8)\n"
+			  "madvise(m0, 0, 8, MADV_DONTNEED)\n"
+			  "m0 = mmap(4, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "mprotect(m0, 0, 8, PROT_READ)\n"
+			  "write(m0, 0, 8, 0x33)\n"
+			  "mlock(m0, 0, 16)\n"
+			  "m1 = mmap(0, 8, f0, PROT_READ, MAP_SHARED, 0)\n");
+
+	has(c, "[3] = { \"madvise(m0, 0, 8, MADV_DONTNEED)\", GUARD_SIGN, -22, 0 },");
+	has(c, "[4] = { \"m0 = mmap(4, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\", "
+	       "GUARD_SIGN, -17, 0 },");
+	has(c, "[6] = { \"write(m0, 0, 8, 0x33)\", GUARD_EXACT, 0, 0 },");
+	has(c, "[7] = { \"mlock(m0, 0, 16)\", GUARD_SIGN, -12, 0 },");
+	has(c, "[8] = { \"m1 = mmap(0, 8, f0, PROT_READ, MAP_SHARED, 0)\", GUARD_SIGN, -9,");
+	free(c);
+}
+
+/* Pages the program races on are only touched. */
+static void test_races(void)
+{
+	/* A thread and the main line on one slot: m0 is unknown to both. */
+	char *c = csource("m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "m1 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "write(m0, 0, 8, 0x01)\n"
+			  "write(m1, 0, 8, 0x02)\n"
+			  "thread {\n"
+			  "\twrite(m0, 0, 8, 0x03)\n"
+			  "\tread(m1, 0, 8)\n"
+			  "}\n"
+			  "read(m0, 0, 8)\n"
+			  "join\n"
+			  "read(m0, 0, 8)\n"
+			  "read(m1, 0, 8)\n");
+
+	has(c, "r = verify(8, 0, 0, 8, NULL, 0);");
+	/* The thread reads m1, which only it touches; after the join m0 is
+	 * lost (the join does not say who wrote last), m1 is known again.
+	 */
+	has(c, "r = verify(6, 1, 0, 8, expect_6, 1);");
+	has(c, "r = verify(10, 0, 0, 8, NULL, 0);");
+	has(c, "r = verify(11, 1, 0, 8, expect_11, 1);");
+	free(c);
+
+	/* A fork child keeps its private pages; a file a thread of the group
+	 * re-creates may or may not be the one it got.
+	 */
+	c = csource("f0 = memfd(8)\n"
+		    "m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+		    "write(m0, 0, 8, 0x44)\n"
+		    "thread {\n"
+		    "\tf0 = memfd(8)\n"
+		    "}\n"
+		    "c0 = fork {\n"
+		    "\tread(m0, 0, 8)\n"
+		    "\tm1 = mmap(0, 8, f0, PROT_READ|PROT_WRITE, MAP_SHARED, 0)\n"
+		    "\twrite(m1, 0, 8, 0x55)\n"
+		    "\tread(m1, 0, 8)\n"
+		    "}\n"
+		    "join\n");
+	has(c, "r = verify(7, 0, 0, 8, expect_7, 1);");
+	has(c, "r = verify(10, 1, 0, 8, NULL, 0);");
+	free(c);
+
+	/* Nor can the thread tell whether the child wrote its new file. */
+	c = csource("thread {\n"
+		    "\tf0 = memfd(8)\n"
+		    "\tm0 = mmap(0, 8, f0, PROT_READ|PROT_WRITE, MAP_SHARED, 0)\n"
+		    "\twrite(m0, 0, 8, 0x11)\n"
+		    "\tread(m0, 0, 8)\n"
+		    "}\n"
+		    "c0 = fork {\n"
+		    "\tm1 = mmap(0, 8, f0, PROT_READ|PROT_WRITE, MAP_SHARED, 0)\n"
+		    "\twrite(m1, 0, 8, 0x22)\n"
+		    "}\n"
+		    "join\n");
+	has(c, "r = verify(4, 0, 0, 8, NULL, 0);");
+	free(c);
+}
+
+int main(void)
+{
+	test_every_call();
+	test_expectations();
+	test_predictions();
+	test_races();
+	TEST_DONE();
+}
