@@ -65,10 +65,14 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
 	args[na++] = "--duration";
 	args[na++] = dur;
-	for (int i = 0; o->guest_args && o->guest_args[i] && na < 30; i++)
+	for (int i = 0; o->guest_args && o->guest_args[i] && na < 28; i++)
 		args[na++] = o->guest_args[i];
-	args[na] = NULL;
 	g->boot++;
+	if (o->nr_lkdtm) {
+		args[na++] = "--lkdtm";
+		args[na++] = o->lkdtm[(g->boot - 1) % o->nr_lkdtm];
+	}
+	args[na] = NULL;
 	work = xasprintf("%s/boot-%d", g->dir, g->boot);
 	if (mkdir_p(work, 0755)) {
 		snprintf(err, n, "cannot create %s: %s", work, strerror(errno));

@@ -24,7 +24,8 @@ static const char usage[] =
 	"  --initramfs FILE    initramfs (default: built by scripts/build-initramfs.sh)\n"
 	"  --mem MB, --cpus N  per guest (default 1024, 2)\n"
 	"  --hang-timeout T    no console output this long is a hang (default scaled)\n"
-	"  --guest-arg ARG     pass ARG to the guest's 'mmfuzz fuzz' (repeatable)\n";
+	"  --guest-arg ARG     pass ARG to the guest's 'mmfuzz fuzz' (repeatable)\n"
+	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k\n";
 
 static volatile int stop;
 
@@ -47,6 +48,7 @@ int cmd_campaign(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "hang-timeout", required_argument, NULL, 'H' },
 		{ "guest-arg", required_argument, NULL, 'g' },
+		{ "selftest-lkdtm", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -60,7 +62,8 @@ int cmd_campaign(int argc, char **argv)
 	struct mmf_vm_images im;
 	struct mmf_bug *bugs;
 	char err[512];
-	int c, ng = 0, nb, rc;
+	const char *lkdtm[8];
+	int c, ng = 0, nl = 0, nb, rc;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -104,6 +107,10 @@ int cmd_campaign(int argc, char **argv)
 				die("campaign: too many --guest-arg");
 			gargs[ng++] = optarg;
 			break;
+		case 'L':
+			for (char *t = strtok(optarg, ","); t && nl < (int)ARRAY_SIZE(lkdtm); t = strtok(NULL, ","))
+				lkdtm[nl++] = t;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -129,6 +136,8 @@ int cmd_campaign(int argc, char **argv)
 	o.initrd = im.initrd;
 	o.accel = mmf_vm_accel_detect(o.arch);
 	o.guest_args = gargs;
+	o.lkdtm = lkdtm;
+	o.nr_lkdtm = nl;
 	printf("mmfuzz: campaign: %d %s guest(s) under %s for %llds, kernel %s%s, output in %s\n",
 	       o.vms, o.arch->name, mmf_vm_accel_name(o.accel),
 	       (long long)o.duration_ms / 1000, im.kernel,

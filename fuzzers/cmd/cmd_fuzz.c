@@ -26,7 +26,11 @@ static const char usage[] =
 	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
 	"  --no-zram           no zram swap device\n"
 	"  --swap PATH         cycle this existing swap device instead of making any\n"
-	"                      (repeatable; for guests, whose init made them)\n";
+	"                      (repeatable; for guests, whose init made them)\n"
+	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
+	"  --print-reports     print whole reports, not only their titles\n"
+	"  --lkdtm TYPE[:N]    test hook: provoke LKDTM TYPE after N programs (default 5)\n"
+	"  --stall-after N     test hook: go silent after N programs\n";
 
 int cmd_fuzz(int argc, char **argv)
 {
@@ -42,6 +46,10 @@ int cmd_fuzz(int argc, char **argv)
 		{ "cgroup-limit", required_argument, NULL, 'L' },
 		{ "no-zram", no_argument, NULL, 'Z' },
 		{ "swap", required_argument, NULL, 'W' },
+		{ "exec-log", required_argument, NULL, 'l' },
+		{ "print-reports", no_argument, NULL, 'P' },
+		{ "lkdtm", required_argument, NULL, 'K' },
+		{ "stall-after", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -91,6 +99,26 @@ int cmd_fuzz(int argc, char **argv)
 			break;
 		case 'Z':
 			eo.zram = false;
+			break;
+		case 'l':
+			fo.exec_log = optarg;
+			break;
+		case 'P':
+			fo.print_reports = true;
+			break;
+		case 'K': {
+			char *colon = strchr(optarg, ':');
+
+			fo.lkdtm = optarg;
+			fo.lkdtm_after = 5;
+			if (colon) {
+				*colon = '\0';
+				fo.lkdtm_after = atoi(colon + 1);
+			}
+			break;
+		}
+		case 'X':
+			fo.stall_after = atoi(optarg);
 			break;
 		case 'W':
 			if (nr_use == MMF_NR_SWAPS)

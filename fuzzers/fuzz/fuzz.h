@@ -3,6 +3,7 @@
 #ifndef MMF_FUZZ_H
 #define MMF_FUZZ_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "exec/exec.h"
@@ -16,6 +17,14 @@ struct mmf_fuzz_opts {
 	int timeout_ms;
 	int progress_ms;
 	int max_calls;		/* per generated program */
+	const char *exec_log;	/* NULL: OUT/exec.log; a guest gives its log port */
+	bool print_reports;	/* whole reports on stdout (a guest's console) */
+	/* Test hooks for the crash path: after this many programs, provoke
+	 * an LKDTM crash of this type, or go silent as a hung machine would.
+	 */
+	const char *lkdtm;
+	int lkdtm_after;
+	int stall_after;	/* 0: never */
 };
 
 struct mmf_fuzz_stats {

@@ -16,6 +16,7 @@
 
 #include "fuzz/fuzz.h"
 #include "oracle/kmsg.h"
+#include "sys/sysfs.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -110,6 +111,8 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 		struct mmf_store_added res;
 
 		st->reports++;
+		if (o->print_reports)
+			printf("%s\n", r->reports[i].body);
 		if (mmf_save_crash(o->out, &r->reports[i], p, &res)) {
 			printf("REPORT: %s\n", r->reports[i].title);
 			warnx_("cannot save the report: %s", mmf_store_err());
@@ -120,6 +123,28 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			printf("REPORT: %s (seen %ld times, in %s/crashes/%s)\n",
 			       r->reports[i].title, res.count, o->out, res.name);
 		}
+	}
+}
+
+/*
+ * The crash path's self-test: a real kernel report from LKDTM while
+ * programs run, or a machine that stops printing.
+ */
+static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stats *st)
+{
+	static const char lkdtm[] = "/sys/kernel/debug/provoke-crash/DIRECT";
+
+	if (o->lkdtm && st->progs == (uint64_t)o->lkdtm_after) {
+		printf("mmfuzz: test hook: provoking LKDTM %s\n", o->lkdtm);
+		fflush(stdout);
+		if (mmf_sysfs_write(lkdtm, o->lkdtm) < 0)
+			warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
+	}
+	if (o->stall_after && st->progs == (uint64_t)o->stall_after) {
+		printf("mmfuzz: test hook: going silent\n");
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 }
 
@@ -141,7 +166,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	mmf_rand_seed(&rnd, o->seed);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	logpath = xasprintf("%s/exec.log", o->out);
+	logpath = o->exec_log ? xstrdup(o->exec_log) : xasprintf("%s/exec.log", o->out);
 	eo.exec_log_fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	free(logpath);
 	if (eo.exec_log_fd < 0)
@@ -157,6 +182,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	while (!stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms) {
 		struct mmf_exec_result r;
 
+		test_hooks(o, st);
 		if (!npool || mmf_rand_oneof(&rnd, 3)) {
 			mmf_prog_generate(&rnd, 4 + mmf_rand_below(&rnd, o->max_calls), &prog);
 		} else {
