@@ -27,7 +27,7 @@ cache=${MMFUZZ_CACHE:-/var/cache/mmfuzz}
 # Only the result goes to stdout.
 exec 3>&1 1>&2
 
-make -s --no-print-directory "${target[$arch]}"
+make -s -j2 --no-print-directory "${target[$arch]}"
 mmfuzz=${binary[$arch]}
 
 # busybox-static of the guest's arch: the host's own, or the package's
@@ -69,7 +69,7 @@ if [ -n "$moddir" ]; then
 fi
 
 hash=$({
-	sha256sum kvm/init "$busybox" "$mmfuzz" | cut -d' ' -f1
+	sha256sum scripts/build-initramfs.sh kvm/init "$busybox" "$mmfuzz" | cut -d" " -f1
 	for ko in "${kos[@]}"; do
 		echo "${ko##*/}"
 		sha256sum <"$ko"
@@ -108,8 +108,10 @@ done
 (cd "$r" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9n >"$tmp/initramfs.cpio.gz"
 mv "$tmp/initramfs.cpio.gz" "$out"
-# Keep the 4 newest per arch: each rebuilt mmfuzz makes a new one.
-ls -t "$cache/initramfs/$arch"-*.cpio.gz | tail -n +5 | xargs -r rm -f
+# Each rebuilt mmfuzz makes a new one: keep the 4 newest per arch, and any
+# of the last week (a long campaign boots its guests again from its own).
+ls -t "$cache/initramfs/$arch"-*.cpio.gz | tail -n +5 |
+	xargs -r -I{} find {} -mtime +7 -delete
 echo "build-initramfs: $out ($(( $(stat -c %s "$out") >> 10 )) KiB," \
 	"${#kos[@]} module(s))"
 echo "$out" >&3

@@ -33,8 +33,15 @@ if [ -e "$dest/root/.complete" ]; then
 fi
 
 # The newest 6.12 build the package lists know; arm64 ones need the arch.
-pkg=$(apt-cache search --names-only "^linux-image-6\\.12\\..*-cloud-$deb-unsigned\$" |
-	cut -d' ' -f1 | sort -V | tail -n 1)
+newest() {
+	apt-cache search --names-only "^linux-image-6\\.12\\..*-cloud-$deb-unsigned\$" |
+		cut -d' ' -f1 | sort -V | tail -n 1
+}
+pkg=$(newest)
+if [ -z "$pkg" ] && [ "$(id -u)" -eq 0 ]; then
+	apt-get update -q >&2	# lists older than the arch, or none yet
+	pkg=$(newest)
+fi
 if [ -z "$pkg" ]; then
 	echo "fetch-kernel: no linux-image-6.12.*-cloud-$deb-unsigned in the package lists" \
 		"(run scripts/setup.sh: it adds the arm64 architecture and updates them)" >&2

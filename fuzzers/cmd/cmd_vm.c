@@ -40,7 +40,7 @@ static const char usage[] =
 	"Exit status: 0 the guest fuzzed and powered off, 3 its kernel reported a\n"
 	"bug, 1 anything else (no boot, QEMU failed, deadline).\n";
 
-static volatile int stop;
+static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
@@ -216,6 +216,11 @@ int cmd_vm(int argc, char **argv)
 			die("vm: %s", err);
 		if (r.boot_ms >= 0 || r.stopped)
 			break;
+		/* Init ran and ended the guest: the fuzzer failed, booting again won't help. */
+		if (r.powered_off) {
+			printf("mmfuzz: the guest's fuzzer ran no program (see %s)\n", console);
+			break;
+		}
 		/* A nested KVM can open, make VMs, and still fail to run a guest. */
 		if (c.accel == MMF_VM_KVM && r.init_ms < 0) {
 			printf("mmfuzz: the guest did not reach init under KVM (see %s): "

@@ -13,6 +13,7 @@
 #ifndef MMF_VM_H
 #define MMF_VM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -158,7 +159,7 @@ struct mmf_vm_run_opts {
 	const char *console_log;	/* the console is appended here */
 	FILE *info;		/* runner's lines ("mmfuzz: ..."), NULL: none */
 	FILE *echo;		/* a copy of the console, NULL: none */
-	volatile int *stop;	/* set (by a signal handler) to stop early */
+	volatile sig_atomic_t *stop;	/* set (by a signal handler) to stop early */
 };
 
 struct mmf_vm_run_result {

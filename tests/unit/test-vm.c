@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest runner without QEMU: the arch table, the kernel command line,
+ * QEMU's argv and its printing, and one run of a stand-in "QEMU" script
+ * that prints a console, writes an execution log and exits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "util/util.h"
+#include "vm/vm.h"
+
+static const char *const guest_args[] = { "--duration", "40s", "--seed", "7", NULL };
+
+static struct mmf_vm_config config(const char *arch, enum mmf_vm_accel accel)
+{
+	struct mmf_vm_config c = {
+		.arch = mmf_vm_arch_find(arch), .accel = accel,
+		.kernel = "/k/Image", .initrd = "/k/initrd.gz",
+		.workdir = "/w,x", .exec_log = "/o/exec.log",
+		.mem_mb = 1024, .cpus = 2, .disks = mmf_vm_default_disks,
+		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 64, .guest_args = guest_args,
+	};
+
+	return c;
+}
+
+/* The argument after the first one equal to key, or NULL. */
+static const char *after(char **argv, const char *key)
+{
+	for (size_t i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], key))
+			return argv[i + 1];
+	return NULL;
+}
+
+static bool has_arg(char **argv, const char *s)
+{
+	for (size_t i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], s))
+			return true;
+	return false;
+}
+
+static void test_arches(void)
+{
+	CHECK(mmf_vm_arch_find("x86_64") == &mmf_vm_arches[0], "x86_64");
+	CHECK(mmf_vm_arch_find("amd64") == mmf_vm_arch_find("x86_64"), "amd64 alias");
+	CHECK(mmf_vm_arch_find("aarch64") == mmf_vm_arch_find("arm64"), "aarch64 alias");
+	CHECK(!mmf_vm_arch_find("mips"), "unknown arch");
+	for (size_t i = 0; i < mmf_vm_nr_arches; i++) {
+		const struct mmf_vm_arch *a = &mmf_vm_arches[i];
+
+		CHECK(a->qemu && a->machine && a->console && a->image && a->extra,
+		      "%s: a field is missing", a->name);
+		CHECK(a->cpu[MMF_VM_TCG] && a->cpu[MMF_VM_KVM], "%s: a cpu is missing", a->name);
+	}
+	CHECK(mmf_vm_slowdown(MMF_VM_TCG) == 10 && mmf_vm_slowdown(MMF_VM_KVM) == 1,
+	      "slowdowns");
+	setenv("MMFUZZ_ACCEL", "tcg", 1);
+	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("x86_64")) == MMF_VM_TCG, "forced tcg");
+	setenv("MMFUZZ_ACCEL", "kvm", 1);
+	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("arm64")) == MMF_VM_KVM, "forced kvm");
+	unsetenv("MMFUZZ_ACCEL");
+}
+
+static void test_cmdline(void)
+{
+	struct mmf_vm_config c = config("arm64", MMF_VM_TCG);
+	const char *bad[] = { "--out", "a,b", NULL };
+	char err[256], *s;
+
+	s = mmf_vm_cmdline(&c, err, sizeof(err));
+	CHECK(s, "cmdline: %s", err);
+	CHECK(!strncmp(s, "console=ttyAMA0 panic_on_warn=1 oops=panic panic=-1 ", 52), "%s", s);
+	/* Scaled by 10 under TCG, capped where the kernel caps them. */
+	CHECK(strstr(s, " rcupdate.rcu_cpu_stall_timeout=210 "), "%s", s);
+	CHECK(strstr(s, " watchdog_thresh=60 "), "%s", s);
+	CHECK(strstr(s, " mmfuzz.zram=64 "), "%s", s);
+	CHECK(strstr(s, " mmfuzz.args=--duration,40s,--seed,7") &&
+	      !strcmp(strstr(s, " mmfuzz.args=") + 13, "--duration,40s,--seed,7"), "%s", s);
+	free(s);
+
+	c.accel = MMF_VM_KVM;
+	c.append = "mmfuzz.crash_after=5";
+	s = mmf_vm_cmdline(&c, err, sizeof(err));
+	CHECK(strstr(s, " rcupdate.rcu_cpu_stall_timeout=21 "), "%s", s);
+	CHECK(strstr(s, " mmfuzz.crash_after=5 "), "%s", s);
+	free(s);
+
+	c.guest_args = bad;
+	CHECK(!mmf_vm_cmdline(&c, err, sizeof(err)), "a comma must not pass");
+	CHECK(strstr(err, "'a,b'"), "%s", err);
+	c.guest_args = NULL;
+	s = mmf_vm_cmdline(&c, err, sizeof(err));
+	CHECK(s && !strstr(s, "mmfuzz.args"), "%s", s);
+	free(s);
+}
+
+static void test_argv(void)
+{
+	struct mmf_vm_config c = config("arm64", MMF_VM_TCG);
+	char err[256], **argv, *line;
+
+	argv = mmf_vm_argv(&c, err, sizeof(err));
+	CHECK(argv, "argv: %s", err);
+	CHECK(!strcmp(argv[0], "qemu-system-aarch64"), "%s", argv[0]);
+	CHECK(!strcmp(after(argv, "-machine"), "virt,gic-version=3"), "machine");
+	CHECK(!strcmp(after(argv, "-cpu"), "max,pauth=off"), "cpu");
+	CHECK(!strcmp(after(argv, "-accel"), "tcg,thread=multi"), "accel");
+	CHECK(!strcmp(after(argv, "-smp"), "2,sockets=2"), "smp");
+	CHECK(!strcmp(after(argv, "-m"), "1024"), "mem");
+	CHECK(!strcmp(after(argv, "-kernel"), "/k/Image"), "kernel");
+	CHECK(!strcmp(after(argv, "-initrd"), "/k/initrd.gz"), "initrd");
+	CHECK(has_arg(argv, "-nographic") && has_arg(argv, "-no-reboot"), "display, reboot");
+	CHECK(!strcmp(after(argv, "-chardev"), "file,id=execlog,append=on,path=/o/exec.log"),
+	      "%s", after(argv, "-chardev"));
+	CHECK(has_arg(argv, "virtconsole,bus=vser0.0,chardev=execlog"), "exec log port");
+	/* A comma in a path is doubled inside QEMU's option lists. */
+	CHECK(!strcmp(after(argv, "-drive"), "file=/w,,x/swap0.img,if=none,id=d0,format=raw,"
+		      "cache=unsafe,discard=unmap"), "%s", after(argv, "-drive"));
+	CHECK(has_arg(argv, "virtio-blk-pci,drive=d2,serial=fs0"), "fs disk");
+	line = mmf_vm_argv_str(argv);
+	CHECK(strstr(line, " -append 'console=ttyAMA0 panic_on_warn=1 "), "%s", line);
+	CHECK(strstr(line, " -smp 2,sockets=2 "), "%s", line);
+	free(line);
+	mmf_vm_argv_free(argv);
+
+	c = config("x86_64", MMF_VM_KVM);
+	argv = mmf_vm_argv(&c, err, sizeof(err));
+	CHECK(!strcmp(argv[0], "qemu-system-x86_64"), "%s", argv[0]);
+	CHECK(!strcmp(after(argv, "-machine"), "q35"), "machine");
+	CHECK(!strcmp(after(argv, "-cpu"), "host") && !strcmp(after(argv, "-accel"), "kvm"),
+	      "kvm cpu");
+	CHECK(strstr(after(argv, "-append"), "console=ttyS0 "), "console");
+	mmf_vm_argv_free(argv);
+
+	{
+		char *q[] = { "a", "it's", "", "x y", NULL };
+
+		line = mmf_vm_argv_str(q);
+		CHECK(!strcmp(line, "a 'it'\\''s' '' 'x y'"), "%s", line);
+		free(line);
+	}
+}
+
+/* A stand-in for QEMU: console lines, one program on the exec log, exit. */
+static const char fake_qemu[] =
+	"#!/bin/sh\n"
+	"for a; do case $a in file,id=execlog,*) log=${a#*path=} ;; esac; done\n"
+	"echo 'mmfuzz-init: start'\n"
+	"echo 'stderr is the console too' >&2\n"
+	"printf '# mmfuzz: executing program\\nm0 = mmap(0, 1, anon)\\n' >>\"$log\"\n"
+	"[ -n \"$FAKE_HANG\" ] && exec sleep 60\n"
+	"echo 'mmfuzz-init: powering off'\n";
+
+static void test_run(void)
+{
+	char dir[] = "/tmp/mmfuzz-test-vm.XXXXXX", err[256], *qemu, *work, *log, *console, *text;
+	struct mmf_vm_arch arch = mmf_vm_arches[0];
+	struct mmf_vm_config c;
+	struct mmf_vm_run_result r;
+	struct mmf_vm_run_opts o = { .duration_ms = 1000 };
+	struct mmf_vm *vm;
+	struct stat st;
+	int status;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	qemu = xasprintf("%s/qemu", dir);
+	work = xasprintf("%s/work", dir);
+	log = xasprintf("%s/exec.log", dir);
+	console = xasprintf("%s/console.log", dir);
+	CHECK(!write_file_atomic(qemu, fake_qemu, strlen(fake_qemu)) && !chmod(qemu, 0755),
+	      "fake qemu");
+	arch.qemu = qemu;
+	c = config("x86_64", MMF_VM_KVM);
+	c.arch = &arch;
+	c.workdir = work;
+	c.exec_log = log;
+	o.console_log = console;
+
+	CHECK(!mmf_vm_run(&c, &o, &r, err, sizeof(err)), "run: %s", err);
+	CHECK(r.exited && r.powered_off && !r.timed_out, "exited %d powered_off %d timed_out %d",
+	      r.exited, r.powered_off, r.timed_out);
+	CHECK(r.programs == 1 && r.boot_ms >= 0 && r.init_ms >= 0, "programs %llu boot %lld",
+	      (unsigned long long)r.programs, (long long)r.boot_ms);
+	text = read_file(console, NULL);
+	CHECK(text && strstr(text, "mmfuzz-init: start\n") && strstr(text, "stderr is the console"),
+	      "console: %s", text ? text : strerror(errno));
+	free(text);
+	/* The scratch disks are gone with the guest. */
+	for (size_t i = 0; i < mmf_vm_nr_default_disks; i++) {
+		char *p = xasprintf("%s/%s.img", work, mmf_vm_default_disks[i].serial);
+
+		CHECK(stat(p, &st) && errno == ENOENT, "%s left", p);
+		free(p);
+	}
+
+	/* A hung guest is killed; the exec log is read from where it ended. */
+	setenv("FAKE_HANG", "1", 1);
+	CHECK(!mmf_vm_start(&c, &vm, err, sizeof(err)), "start: %s", err);
+	{
+		char buf[4096];
+		ssize_t n = 0;
+
+		for (int i = 0; i < 500 && n <= 0; i++) {
+			n = mmf_vm_read_exec_log(vm, buf, sizeof(buf));
+			usleep(10000);
+		}
+		CHECK(n == 50 && !strncmp(buf, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)),
+		      "new exec log bytes: %zd", n);
+		CHECK(mmf_vm_alive(vm), "the hung guest is alive");
+		{
+			char *p = xasprintf("%s/swap0.img", work);
+
+			CHECK(!stat(p, &st) && st.st_size == 256 << 20 && st.st_blocks == 0,
+			      "a sparse 256 MiB disk");
+			free(p);
+		}
+	}
+	status = mmf_vm_stop(vm);
+	CHECK(WIFSIGNALED(status), "killed: status %d", status);
+	unsetenv("FAKE_HANG");
+
+	arch.qemu = "/nonexistent/qemu";
+	CHECK(mmf_vm_start(&c, &vm, err, sizeof(err)) && strstr(err, "cannot run"), "%s", err);
+
+	unlink(log);
+	unlink(console);
+	unlink(qemu);
+	rmdir(work);
+	CHECK(!rmdir(dir), "rmdir %s: %s", dir, strerror(errno));
+	free(qemu);
+	free(work);
+	free(log);
+	free(console);
+}
+
+int main(void)
+{
+	test_arches();
+	test_cmdline();
+	test_argv();
+	test_run();
+	TEST_DONE();
+}
