@@ -81,10 +81,16 @@ check:
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory integration
 
-# A native fuzz run with the defaults: DURATION and OUT may be overridden.
+# The main job: a short campaign in a guest on the default kernel (the
+# newest 'make kernel', else Debian's), KVM where it works, else TCG.
+# DURATION, VMS and OUT may be overridden; fuzz-native fuzzes this kernel.
 DURATION ?= 5m
+VMS	?= 1
 OUT	?= mmfuzz-out
 fuzz: all
+	$(O)/mmfuzz campaign --arch x86_64 --vms $(VMS) --duration $(DURATION) --out $(OUT)
+
+fuzz-native: all
 	$(O)/mmfuzz fuzz --native --duration $(DURATION) --out $(OUT)
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
@@ -105,7 +111,7 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit integration layers check fuzz bench install clean static static-arm64
+.PHONY: all unit integration layers check fuzz fuzz-native bench install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

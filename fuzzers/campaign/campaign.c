@@ -22,6 +22,7 @@ struct guest {
 	struct mmf_vm *vm;
 	struct mmf_monitor *mon;
 	struct strbuf exec;	/* this boot's execution log */
+	bool running;		/* its first program was logged */
 	int console_fd;		/* this boot's console file */
 	char *dir;
 };
@@ -98,6 +99,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	free(console);
 	g->mon = mmf_monitor_new(&mo, now_ns() / 1000000);
 	sb_init(&g->exec);
+	g->running = false;
 	return r;
 }
 
@@ -167,6 +169,16 @@ static bool pump(struct guest *g, uint64_t now)
 	return alive && mmf_vm_alive(g->vm);
 }
 
+static void note_first_program(const struct mmf_campaign_opts *o, struct guest *g)
+{
+	if (g->running || !g->exec.len || !strstr(g->exec.buf, MMF_VM_EXEC_MARK))
+		return;
+	g->running = true;
+	if (o->info)
+		fprintf(o->info, "mmfuzz: vm %d: boot %d: first program %.1f s after QEMU started\n",
+			g->id, g->boot, (now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
+}
+
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n)
 {
@@ -195,6 +207,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 			struct mmf_finding f;
 			bool dead = !pump(&gs[i], now);
 
+			note_first_program(o, &gs[i]);
 			if (!mmf_monitor_poll(gs[i].mon, now, dead, &f)) {
 				pfd[np].fd = mmf_vm_console_fd(gs[i].vm);
 				pfd[np++].events = POLLIN;

@@ -1,0 +1,38 @@
+#!/bin/bash
+# A campaign under TCG with Debian's kernel: the guest fuzzes, then goes
+# silent (test hook); the campaign sees the hang, saves it with the
+# console log and the last programs, restarts the guest and goes on. A
+# SIGKILLed campaign loses nothing it saved and leaves no QEMU behind.
+. "$(dirname "$0")/lib.sh"
+export MMFUZZ_ACCEL=tcg
+
+out="$TMP/c"
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 170s --kernel debian \
+	--hang-timeout 40s --guest-arg --stall-after --guest-arg 25 \
+	--out "$out" >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "campaign failed"; }
+grep -v '^mmfuzz: vm 0: qemu' "$TMP/log"
+grep -q '^mmfuzz: vm 0: qemu-system-x86_64 .*-accel tcg' "$TMP/log" || fail "no QEMU command line"
+grep -q 'boot 1: first program .* s after QEMU started' "$TMP/log" || fail "no boot time"
+grep -q 'REPORT: no output from test machine' "$TMP/log" || fail "the silent guest was not seen as a hang"
+summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log")
+boots=$(sed -n 's/.*campaign: \([0-9]*\) boot(s).*/\1/p' <<<"$summary")
+progs=$(sed -n 's/.* \([0-9]*\) program(s).*/\1/p' <<<"$summary")
+echo "INFO: $boots boots, $progs programs"
+[ "$boots" -ge 2 ] || fail "the guest was not restarted after the hang"
+[ "$progs" -ge 25 ] || fail "too few programs ran: $progs"
+bug=$(ls -d "$out"/crashes/no_output_from_test_machine-*)
+grep -q '^count: [1-9]' "$bug/meta" || fail "hang not counted"
+grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "hang saved without the last programs"
+grep -q 'mmfuzz: test hook: going silent' "$bug/log.0" || fail "hang saved without the console log"
+
+# Killed while it runs: what it saved stays, its guests go.
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
+	--out "$out" >"$TMP/log2" 2>&1 &
+pid=$!
+sleep 30
+kill -9 $pid
+wait $pid 2>/dev/null || true
+sleep 2
+pgrep -f "path=$out/vm-0" >/dev/null && fail "QEMU outlived the killed campaign"
+"$MMFUZZ" triage list "$out" | grep -q 'no output from test machine' || fail "saved hang lost"
+check_clean
