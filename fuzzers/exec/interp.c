@@ -90,6 +90,14 @@ void emit_report(struct interp *in, const char *text, size_t len)
 	emit(in, &sb);
 }
 
+/* Opened on first use: a program without madvise never needs it. */
+static int pagemap_fd(struct interp *in)
+{
+	if (in->pagemap < 0)
+		in->pagemap = mmf_pagemap_open();
+	return in->pagemap;
+}
+
 /* What went wrong, for the title: a short class of the observed page. */
 static const char *corruption_class(struct interp *in, int idx, const struct mmf_vset *vs,
 				    uint64_t first, bool uniform)
@@ -123,7 +131,7 @@ static void report_corruption(struct interp *in, int idx, int si, const struct m
 			      const uint64_t *pg, long words, long bad, long nbad)
 {
 	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
-	uint64_t ent = mmf_pagemap_entry(in->pagemap, pg, in->psz);
+	uint64_t ent = mmf_pagemap_entry(pagemap_fd(in), pg, in->psz);
 	struct strbuf sb;
 
 	sb_init(&sb);
@@ -189,6 +197,22 @@ static void record(struct interp *in, int si, int party, long res, int swapped)
 	write_all(in->outfd, buf, n);
 }
 
+/*
+ * VmLck before the program's first call that can change it, read then
+ * rather than at the start: a /proc read per program costs.
+ */
+static void note_vmlck_base(struct interp *in, const struct mmf_stmt *s)
+{
+	static const uint64_t map_locked = 0x2000;
+
+	if (in->vmlck_base != VMLCK_UNREAD)
+		return;
+	if (s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
+	    s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
+	    (s->id == MMF_MMAP && (s->args[6] & map_locked)))
+		in->vmlck_base = mmf_acct_vmlck_kb();
+}
+
 static bool is_lock_call(int id)
 {
 	return id == MMF_MLOCK || id == MMF_MLOCK2;
@@ -226,6 +250,7 @@ static void run_stmt(struct interp *in, int si, int party)
 	long res;
 
 	sb_init(&sb);
+	note_vmlck_base(in, s);
 	if (!in->inflight) {
 		model_lock(in);
 		experr = mmf_acct_expected_errno(in->sh, s, &why);
@@ -249,7 +274,7 @@ static void run_stmt(struct interp *in, int si, int party)
 		emit_report(in, sb.buf, sb.len);
 	sb_free(&sb);
 	if ((mmf_calls[s->id].flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
-		swapped = mmf_pagemap_swapped(in->pagemap, page_addr(in, idx), in->psz, n);
+		swapped = mmf_pagemap_swapped(pagemap_fd(in), page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
@@ -333,10 +358,11 @@ static long start_child(struct interp *in, int bi)
 		in->inflight = 0;
 		mmf_shadow_fork_child(in->sh);
 		mmf_shadow_child_of(in->sh, in->p, in->group_first, bi);
-		in->vmlck_base = mmf_acct_vmlck_kb();
+		in->vmlck_base = in->vmlck_base == VMLCK_UNREAD ? VMLCK_UNREAD : mmf_acct_vmlck_kb();
 		/* The inherited descriptor would show the parent's pages. */
-		close(in->pagemap);
-		in->pagemap = mmf_pagemap_open();
+		if (in->pagemap >= 0)
+			close(in->pagemap);
+		in->pagemap = -1;
 		run_block(in, bi + 1, block_end(in->p, bi), bi);
 		/* Live until the join: its exit frees its swap entries then. */
 		while (read(in->join_pipe[0], &ch, 1) < 0 && errno == EINTR)
@@ -431,8 +457,8 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	for (int c = 0; c < MMF_NR_CHILDREN; c++)
 		in.pidfds[c] = -1;
 	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
-	in.pagemap = mmf_pagemap_open();
-	in.vmlck_base = mmf_acct_vmlck_kb();
+	in.pagemap = -1;
+	in.vmlck_base = VMLCK_UNREAD;
 	run_main(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		if (in.files[f] >= 0)

@@ -27,8 +27,10 @@ struct interp {
 	int join_pipe[2];	/* children exit when its write end closes */
 	int group_first;	/* first block of the open group, -1 none */
 	int inflight;		/* blocks opened in the group */
-	long vmlck_base;
+	long vmlck_base;	/* VmLck (kB) before the first lock call */
 };
+
+#define VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */
 
 /* Arena chosen by mmf_exec_init(). */
 extern char *mmf_arena;
