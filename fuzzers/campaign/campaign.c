@@ -92,6 +92,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		char *line = mmf_vm_argv_str(mmf_vm_args(g->vm));
 
 		fprintf(o->info, "mmfuzz: vm %d: %s\n", g->id, line);
+		fflush(o->info);
 		free(line);
 	}
 	free(work);
@@ -140,6 +141,8 @@ static void save(const struct mmf_campaign_opts *o, struct guest *g, const struc
 	else if (o->info)
 		fprintf(o->info, "mmfuzz: vm %d: %s%s (%s/%s, %ld so far)\n", g->id,
 			boot ? "boot crash: " : "REPORT: ", f->title, dir, added.name, added.count);
+	if (o->info)
+		fflush(o->info);
 	st->boot_crashes += boot;
 	st->reports += f->kind == MMF_FOUND_REPORT;
 	st->hangs += f->kind == MMF_FOUND_HANG;
@@ -177,6 +180,8 @@ static void note_first_program(const struct mmf_campaign_opts *o, struct guest *
 	if (o->info)
 		fprintf(o->info, "mmfuzz: vm %d: boot %d: first program %.1f s after QEMU started\n",
 			g->id, g->boot, (now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
+	if (o->info)
+		fflush(o->info);
 }
 
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,

@@ -137,6 +137,9 @@ static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stat
 	if (o->lkdtm && st->progs == (uint64_t)o->lkdtm_after) {
 		printf("mmfuzz: test hook: provoking LKDTM %s\n", o->lkdtm);
 		fflush(stdout);
+		/* The hung task detector's default would outlast any test. */
+		if (!strcmp(o->lkdtm, "HUNG_TASK"))
+			mmf_sysfs_write("/proc/sys/kernel/hung_task_timeout_secs", "20");
 		if (mmf_sysfs_write(lkdtm, o->lkdtm) < 0)
 			warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
 	}
