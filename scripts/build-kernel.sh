@@ -11,6 +11,7 @@
 # files stay in $MMFUZZ_CACHE/obj/ so that rebuilding a patched tree only
 # compiles what changed.
 set -eu
+{ # read whole before running: editing this file cannot derail a build in progress
 cd "$(dirname "$0")/.."
 top=$PWD
 
@@ -62,7 +63,8 @@ fi
 for f in Makefile Kconfig scripts/kconfig/merge_config.sh "arch/$srcarch/Kconfig"; do
 	[ -f "$ksrc/$f" ] || die "KSRC=$ksrc is not a Linux kernel source tree (no $f)"
 done
-[ ! -e "$ksrc/.config" ] && [ ! -d "$ksrc/include/config" ] ||
+[ ! -e "$ksrc/.config" ] && [ ! -d "$ksrc/include/config" ] &&
+	[ ! -d "$ksrc/arch/$srcarch/include/generated" ] ||
 	die "KSRC=$ksrc has an in-tree build: run 'make mrproper' there (out-of-tree builds need a clean tree)"
 if [ -z "${treeid:-}" ]; then
 	if [ "$(git -C "$ksrc" rev-parse --show-toplevel 2>/dev/null)" = "$ksrc" ]; then
@@ -83,8 +85,12 @@ treehash=$(printf '%s' "$treeid" | sha256sum | cut -c1-12)
 
 frags=("$top/kvm/config/base.config" "$top/kvm/config/debug.config")
 [ -f "$top/kvm/config/$arch.config" ] && frags+=("$top/kvm/config/$arch.config")
+# The key is what merge_config.sh makes of the fragments (the last value
+# of each option wins), not their text: comments and moves cost no build.
 cfghash=$({
-	cat "${frags[@]}"
+	awk '/^CONFIG_/ { split($0, kv, "="); v[kv[1]] = $0 }
+		/^# CONFIG_.* is not set$/ { v[$2] = $0 }
+		END { for (k in v) print v[k] }' "${frags[@]}" | LC_ALL=C sort
 	"${cross}gcc" --version | head -n1	# another compiler is another kernel
 } | sha256sum | cut -c1-12)
 
@@ -109,6 +115,8 @@ if [ -f "$entry/$iname" ]; then
 fi
 
 log=$objdir/build.log
+how="from scratch"
+[ -f "$objdir/vmlinux" ] && how="incremental"
 kmake=(make -C "$ksrc" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
 start=$(date +%s)
 echo "build-kernel: building $key from $ksrc (log: $log)"
@@ -130,12 +138,14 @@ if ! "${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1; then
 	die "kernel build failed, see $log"
 fi
 secs=$(( $(date +%s) - start ))
-echo "# built in ${secs}s on $(nproc) CPUs" >>"$log"
+echo "# built in ${secs}s on $(nproc) CPUs ($how)" >>"$log"
 
 tmp=$(mktemp -d "$cache/kernel/.tmp-$key.XXXXXX")
 cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$tmp/" &&
 	cp "$log" "$tmp/build.log" && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
 	{ rm -rf "$tmp"; die "cannot store the build in $entry"; }
-printf 'build-kernel: built in %dm%02ds, vmlinux %s MiB\n' $((secs / 60)) $((secs % 60)) \
+printf 'build-kernel: built (%s) in %dm%02ds, vmlinux %s MiB\n' "$how" $((secs / 60)) $((secs % 60)) \
 	$(( $(stat -c %s "$entry/vmlinux") >> 20 ))
 echo "$entry"
+exit 0
+}
