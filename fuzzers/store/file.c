@@ -9,32 +9,10 @@
 
 #include "store/internal.h"
 
-/*
- * Like write_file_atomic(), but the final step is link(2), which fails
- * with EEXIST instead of replacing: what is saved is never overwritten,
- * and a reader never sees the file half written.
- */
+/* What is saved is never overwritten, nor seen half written. */
 int put_new(const char *path, const char *buf, size_t n)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd, err = 0;
-
-	/* A temp of this name is a dead writer's (pid reuse): truncate it. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
-	if (write_all(fd, buf, n) || fsync(fd))
-		err = errno;
-	if (close(fd) && !err)
-		err = errno;
-	if (!err && link(tmp, path))
-		err = errno;
-	unlink(tmp);
-out:
-	free(tmp);
-	return -err;
+	return write_file_new(path, buf, n) ? -errno : 0;
 }
 
 bool is_temp_name(const char *name)

@@ -201,11 +201,13 @@ int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t n)
+/* Write to a temp file beside path, fsync, then rename or link it in. */
+static int write_via_temp(const char *path, const void *buf, size_t n, bool replace)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	int fd, err = 0;
 
+	/* A temp of this name is a dead writer's (pid reuse): truncate it. */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		err = errno;
@@ -215,14 +217,24 @@ int write_file_atomic(const char *path, const void *buf, size_t n)
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
-	if (!err && rename(tmp, path))
+	if (!err && (replace ? rename(tmp, path) : link(tmp, path)))
 		err = errno;
-	if (err)
+	if (err || !replace)
 		unlink(tmp);
 out:
 	free(tmp);
 	errno = err;
 	return err ? -1 : 0;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t n)
+{
+	return write_via_temp(path, buf, n, true);
+}
+
+int write_file_new(const char *path, const void *buf, size_t n)
+{
+	return write_via_temp(path, buf, n, false);
 }
 
 int mkdir_p(const char *path, unsigned int mode)

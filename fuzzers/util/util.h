@@ -49,6 +49,8 @@ char *read_file(const char *path, size_t *len);
 int write_all(int fd, const void *buf, size_t n);
 /* Write a file atomically: temp file in the same dir, fsync, rename. */
 int write_file_atomic(const char *path, const void *buf, size_t n);
+/* The same, but never over an existing file: EEXIST then (link(2)). */
+int write_file_new(const char *path, const void *buf, size_t n);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path, unsigned int mode);
 
