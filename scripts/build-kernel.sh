@@ -12,8 +12,7 @@
 # compiles what changed.
 set -eu
 { # read whole before running: editing this file cannot derail a build in progress
-cd "$(dirname "$0")/.."
-top=$PWD
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 die() {
 	echo "build-kernel: $*" >&2
@@ -24,7 +23,7 @@ arch=${1:-x86_64}
 ksrc=${2:-}
 case $arch in
 x86_64 | x86)
-	arch=x86_64 karch=x86_64 srcarch=x86 cross= image=arch/x86/boot/bzImage ;;
+	arch=x86_64 karch=x86_64 srcarch=x86 cross='' image=arch/x86/boot/bzImage ;;
 arm64 | aarch64)
 	arch=arm64 karch=arm64 srcarch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
 *)
@@ -44,18 +43,25 @@ cache=${MMFUZZ_CACHE:-/var/cache/mmfuzz}
 mkdir -p "$cache/kernel" "$cache/obj" "$cache/src" || die "cannot create the cache in $cache"
 
 # The source tree and what identifies its content.
+treeid=
 if [ -z "$ksrc" ]; then
 	tarball=${MMFUZZ_KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
 	[ -f "$tarball" ] || die "$tarball not found: install linux-source-6.12 or give KSRC=path"
 	ksrc=$cache/src/linux-source-6.12
-	if [ ! -f "$ksrc/Makefile" ]; then
+	treeid=$(stat -c '%n %s %Y' "$tarball")
+	# Unpacked again when the package brings another tarball.
+	exec 8>"$cache/src/.lock"
+	flock 8
+	if [ "$(cat "$ksrc.id" 2>/dev/null)" != "$treeid" ] || [ ! -f "$ksrc/Makefile" ]; then
 		echo "build-kernel: unpacking $tarball into $cache/src (once)"
 		tmp=$(mktemp -d "$cache/src/.unpack.XXXXXX")
 		tar -xJf "$tarball" -C "$tmp" || { rm -rf "$tmp"; die "cannot unpack $tarball"; }
 		rm -rf "$ksrc"
-		mv "$tmp/linux-source-6.12" "$ksrc" && rmdir "$tmp"
+		mv "$tmp/linux-source-6.12" "$ksrc" && rmdir "$tmp" ||
+			die "$tarball does not hold linux-source-6.12/"
+		echo "$treeid" >"$ksrc.id"
 	fi
-	treeid=$(stat -c '%n %s %Y' "$tarball")
+	exec 8>&-
 else
 	[ -d "$ksrc" ] || die "KSRC=$ksrc is not a directory"
 	ksrc=$(cd "$ksrc" && pwd -P)
@@ -66,7 +72,7 @@ done
 [ ! -e "$ksrc/.config" ] && [ ! -d "$ksrc/include/config" ] &&
 	[ ! -d "$ksrc/arch/$srcarch/include/generated" ] ||
 	die "KSRC=$ksrc has an in-tree build: run 'make mrproper' there (out-of-tree builds need a clean tree)"
-if [ -z "${treeid:-}" ]; then
+if [ -z "$treeid" ]; then
 	if [ "$(git -C "$ksrc" rev-parse --show-toplevel 2>/dev/null)" = "$ksrc" ]; then
 		# Commit, uncommitted changes and untracked files.
 		treeid=$({
@@ -132,7 +138,7 @@ echo "include $ksrc/Makefile" >"$objdir/Makefile"
 (cd "$objdir" && ARCH=$karch CROSS_COMPILE=$cross \
 	"$ksrc/scripts/kconfig/merge_config.sh" -n "${frags[@]}") >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "merging the config fragments failed, see $log"; }
-grep -A1 '^Value requested for' "$log" | grep -v '^--' | sed 's/^/build-kernel: config: /' || true
+grep -A2 '^Value requested for' "$log" | grep -v '^--' | sed 's/^/build-kernel: config: /' || true
 if ! "${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | tail -n 10 >&2 || true
 	die "kernel build failed, see $log"

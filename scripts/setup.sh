@@ -14,6 +14,7 @@ pkgs=(
 	chromium	# renders the triage HTML page in a test (headless)
 	# fuzzing kernels (make kernel) and booting them under QEMU
 	bc bison flex libelf-dev libssl-dev cpio xz-utils	# kernel build
+	linux-source-6.12	# the source make kernel builds without KSRC
 	gcc-aarch64-linux-gnu	# make kernel ARCH=arm64 (cross)
 	qemu-system-x86 qemu-system-arm	# guests (TCG when there is no KVM)
 	busybox-static		# the test guest's initramfs

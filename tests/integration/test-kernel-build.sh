@@ -18,15 +18,15 @@ entry=$(tail -n 1 "$TMP/build.out")
 for f in bzImage vmlinux .config build.log; do
 	[ -s "$entry/$f" ] || fail "$entry/$f missing"
 done
-built=$(sed -n 's/^# built in \([0-9]*\)s on \([0-9]*\) CPUs$/\1s on \2 CPUs/p' "$entry/build.log")
-echo "INFO: kernel: make kernel took ${took}s here; the build from scratch took $built;" \
+built=$(sed -n 's/^# built in \([0-9]*\)s on \([0-9]*\) CPUs\(.*\)$/\1s on \2 CPUs\3/p' "$entry/build.log")
+echo "INFO: kernel: make kernel took ${took}s here; the cached build took $built;" \
 	"vmlinux $(( $(stat -c %s "$entry/vmlinux") >> 20 )) MiB"
 
 # Every option of the fragments, as the kernel kept it.
 dropped=0
 while read -r want; do
 	name=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' <<<"$want")
-	got=$(grep -E "^(# )?$name[= ]" "$entry/.config" || true)
+	got=$(grep -E "^(# )?${name}[= ]" "$entry/.config" || true)
 	[ "$got" = "$want" ] && continue
 	[ -z "$got" ] && [ "${want#\# }" != "$want" ] && continue	# off and invisible: off
 	echo "dropped by the kernel: $want (got: ${got:-nothing})"
@@ -56,6 +56,17 @@ grep -q 'cache hit' "$TMP/again.out" || fail "second make kernel did not use the
 [ "$(tail -n 1 "$TMP/again.out")" = "$entry" ] || fail "second make kernel gave another entry"
 [ "$again" -le 15 ] || fail "second make kernel took ${again}s"
 echo "INFO: kernel: unchanged rebuild ${again}s (cache hit)"
+
+# What is not a kernel tree is one clear line and a failure.
+if make --no-print-directory kernel ARCH=x86_64 KSRC="$TMP" >"$TMP/bad.out" 2>&1; then
+	fail "make kernel KSRC=<not a kernel tree> succeeded"
+fi
+grep -q "^build-kernel: KSRC=$TMP is not a Linux kernel source tree" "$TMP/bad.out" ||
+	fail "make kernel KSRC=<not a kernel tree>: $(cat "$TMP/bad.out")"
+if make --no-print-directory kernel ARCH=mips >"$TMP/bad.out" 2>&1; then
+	fail "make kernel ARCH=mips succeeded"
+fi
+grep -q '^build-kernel: ARCH must be x86_64 or arm64' "$TMP/bad.out" || fail "ARCH=mips: $(cat "$TMP/bad.out")"
 
 # Boot it under TCG: an initramfs of busybox whose init counts the CPUs,
 # swaps some tmpfs pages out to zram through a memcg, and powers off.
