@@ -4,6 +4,7 @@
 # and boots under TCG with 2 CPUs, KASAN and working swap.
 . "$(dirname "$0")/lib.sh"
 unset MAKEFLAGS MFLAGS MAKELEVEL	# our make check's jobserver is not the kernel's
+set -o pipefail
 
 # Options a fuzzing kernel is useless without.
 must=(KASAN KCOV DEBUG_VM PROVE_LOCKING LKDTM VIRTIO_BLK ZRAM SWAP MEMCG
