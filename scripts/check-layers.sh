@@ -16,7 +16,7 @@ declare -A allowed=(
 	[symbolize]="symbolize report util"
 	[fuzz]="fuzz exec repro oracle model sys store report symbolize util"
 	[vm]="vm util"
-	[campaign]="campaign vm store report symbolize util"
+	[campaign]="campaign vm store report symbolize repro model util"
 	[stressors]="stressors sys util"
 	[cmd]="cmd vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )

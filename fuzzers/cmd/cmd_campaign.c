@@ -134,7 +134,7 @@ int cmd_campaign(int argc, char **argv)
 		die("campaign: %s", err);
 	o.kernel = im.kernel;
 	o.initrd = im.initrd;
-	o.accel = mmf_vm_accel_detect(o.arch);
+	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
 	o.guest_args = gargs;
 	o.lkdtm = lkdtm;
 	o.nr_lkdtm = nl;

@@ -170,7 +170,7 @@ int cmd_vm(int argc, char **argv)
 		die("vm: --mem at least 256, --cpus 1 to 64, --zram 0 or more");
 	if (mkdir_p(out, 0755))
 		die("vm: cannot create output directory %s: %s", out, strerror(errno));
-	c.accel = mmf_vm_accel_detect(c.arch);
+	c.accel = mmf_vm_accel_detect(c.arch, NULL);
 
 	/* The guest's options: budget, seed, a program timeout that scales. */
 	gargs = xcalloc(argc - optind + 9, sizeof(*gargs));
@@ -197,6 +197,10 @@ int cmd_vm(int argc, char **argv)
 	print_images(c.arch, &im, kernel != NULL);
 	c.kernel = im.kernel;
 	c.initrd = im.initrd;
+	/* Now that there is a kernel: does it boot under KVM? */
+	c.accel = mmf_vm_accel_detect(c.arch, c.kernel);
+	snprintf(timeout, sizeof(timeout), "%ds",
+		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
 	work = xasprintf("%s/scratch", out);
 	exec_log = xasprintf("%s/exec.log", out);
 	console = xasprintf("%s/console.log", out);

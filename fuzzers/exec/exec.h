@@ -36,6 +36,11 @@ struct mmf_exec_opts {
 	 * which survives the statement renumbering of minimization.
 	 */
 	int corrupt_tag;
+	/* Test hook: after every write of this tag (0: never), provoke the
+	 * LKDTM crash type lkdtm_type: a kernel report that a program brings.
+	 */
+	int lkdtm_tag;
+	const char *lkdtm_type;
 };
 
 enum mmf_run_status {

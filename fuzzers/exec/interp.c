@@ -241,6 +241,16 @@ static void corrupt_one_page(struct interp *in, int idx)
 		close(fd);
 }
 
+static void provoke_lkdtm(const char *type)
+{
+	int fd = open("/sys/kernel/debug/provoke-crash/DIRECT", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, type, strlen(type)) < 0)
+		warnx_("test hook: LKDTM %s: %s", type, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 static void run_stmt(struct interp *in, int si, int party)
 {
 	const struct mmf_stmt *s = &in->p->stmts[si];
@@ -281,6 +291,9 @@ static void run_stmt(struct interp *in, int si, int party)
 	if (in->o->corrupt_tag && s->id == MMF_WRITE && res > 0 &&
 	    s->args[3] == (uint64_t)in->o->corrupt_tag && mmf_stmt_range(s, &idx, &n))
 		corrupt_one_page(in, idx);
+	if (in->o->lkdtm_tag && s->id == MMF_WRITE && res > 0 &&
+	    s->args[3] == (uint64_t)in->o->lkdtm_tag)
+		provoke_lkdtm(in->o->lkdtm_type);
 	while (in->o->hang_after == si)
 		pause();
 }

@@ -150,7 +150,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		struct strbuf sb;
 
 		sb_init(&sb);
-		sb_puts(&sb, "# mmfuzz: executing program\n");
+		sb_puts(&sb, MMF_PROG_EXEC_MARK "\n");
 		mmf_prog_print(p, &sb);
 		sb_puts(&sb, "\n");
 		write_all(o->exec_log_fd, sb.buf, sb.len);

@@ -10,21 +10,6 @@
 #include "oracle/kmsg.h"
 #include "util/util.h"
 
-struct seen {
-	const char *title;
-	int hit;
-};
-
-static void check_title(struct seen *s, const char *title)
-{
-	s->hit |= !strcmp(s->title, title);
-}
-
-static void kmsg_title(const char *title, const char *text, void *arg)
-{
-	check_title(arg, title);
-}
-
 /* One program, its reports' titles written to fd one per line. */
 static void run_one(const struct mmf_prog *p, struct mmf_exec_opts *eo, int fd)
 {
@@ -38,25 +23,26 @@ static void run_one(const struct mmf_prog *p, struct mmf_exec_opts *eo, int fd)
 	_exit(0);
 }
 
-static char *read_all(int fd)
+static void read_all(int fd, struct strbuf *sb)
 {
-	struct strbuf sb;
 	char buf[4096];
 	ssize_t k;
 
-	sb_init(&sb);
 	while ((k = read(fd, buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR))
 		if (k > 0)
-			sb_add(&sb, buf, k);
-	return sb_detach(&sb);
+			sb_add(sb, buf, k);
 }
 
-int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+static void kmsg_title(const char *title, const char *text, void *arg)
 {
-	const struct mmf_exec_opts *opts = ctx;
+	sb_printf(arg, "%s\n", title);
+}
+
+int mmf_native_titles(const struct mmf_exec_opts *opts, const struct mmf_prog *progs, int n,
+		      struct strbuf *titles)
+{
 	struct mmf_exec_opts eo = *opts;
-	struct seen s = { title, 0 };
-	char *out, *line, *save;
+	size_t len0 = titles->len;
 	int fds[2], failed = 0;
 	pid_t pids[8];
 
@@ -75,7 +61,7 @@ int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *t
 	}
 	close(fds[1]);
 	/* Read before reaping: many reports could fill the pipe. */
-	out = read_all(fds[0]);
+	read_all(fds[0], titles);
 	close(fds[0]);
 	for (int i = 0; i < n; i++) {
 		int st;
@@ -84,12 +70,25 @@ int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *t
 			;
 		failed |= !WIFEXITED(st) || WEXITSTATUS(st);
 	}
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		check_title(&s, line);
-	free(out);
 	if (opts->kmsg)
-		mmf_kmsg_poll(opts->kmsg, kmsg_title, &s);
-	if (failed && !s.hit)
+		mmf_kmsg_poll(opts->kmsg, kmsg_title, titles);
+	return failed && titles->len == len0 ? -1 : 0;
+}
+
+int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+{
+	struct strbuf titles;
+	char *line, *save;
+	int hit = 0;
+
+	sb_init(&titles);
+	if (mmf_native_titles(ctx, progs, n, &titles)) {
+		sb_free(&titles);
 		return -1;
-	return s.hit;
+	}
+	line = titles.len ? strtok_r(titles.buf, "\n", &save) : NULL;
+	for (; line; line = strtok_r(NULL, "\n", &save))
+		hit |= !strcmp(line, title);
+	sb_free(&titles);
+	return hit;
 }

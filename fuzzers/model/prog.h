@@ -172,6 +172,18 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 /* Print one call (no indent, no newline), as in the text form. */
 void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb);
 
+/*
+ * An execution log: each program follows a line starting with this mark
+ * (what the executor writes before it runs one).
+ */
+#define MMF_PROG_EXEC_MARK	"# mmfuzz: executing program"
+/*
+ * Split an execution log into at most max programs, skipping empty ones;
+ * more than max keeps the last max. Returns how many, or -1 with
+ * "program N: line M: reason" in err.
+ */
+int mmf_progs_parse(const char *log, struct mmf_prog *progs, int max, char *err, size_t errlen);
+
 /* Byte codec (bytes.c): every byte string decodes to a valid program. */
 void mmf_prog_decode(const uint8_t *data, size_t len, struct mmf_prog *p);
 /* Encode so that decode(encode(p)) == p for programs without comments. */

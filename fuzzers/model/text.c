@@ -420,3 +420,41 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 		return perr(&ps, "block not closed with '}'");
 	return 0;
 }
+
+int mmf_progs_parse(const char *log, struct mmf_prog *progs, int max, char *err, size_t errlen)
+{
+	static const char mark[] = "\n" MMF_PROG_EXEC_MARK;
+	struct mmf_prog *cur = xmalloc(sizeof(*cur));
+	char *text = xstrdup(log), *p = text, e[200];
+	int n = 0, seen = 0;
+
+	while (p && *p && max > 0) {
+		char *next = strstr(p + 1, mark);
+
+		if (next)
+			*next++ = '\0';
+		if (mmf_prog_parse(p, cur, e, sizeof(e))) {
+			snprintf(err, errlen, "program %d: %s", seen, e);
+			n = -1;
+			break;
+		}
+		seen++;
+		/* A ring of the last max: the oldest is overwritten. */
+		if (mmf_prog_nr_calls(cur))
+			progs[n++ % max] = *cur;
+		p = next;
+	}
+	free(text);
+	if (n > max) {
+		/* Ring order back to run order: the oldest kept program first. */
+		struct mmf_prog *tmp = xmalloc(max * sizeof(*tmp));
+
+		for (int i = 0; i < max; i++)
+			tmp[i] = progs[(n + i) % max];
+		memcpy(progs, tmp, max * sizeof(*tmp));
+		free(tmp);
+		n = max;
+	}
+	free(cur);
+	return n;
+}

@@ -44,4 +44,19 @@ int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int
 int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, const char *title,
 		       int *steps);
 
+/*
+ * Reproduction in a guest, over a control port: once it can run programs,
+ * the guest says MMF_SERVE_READY. The host then sends a request: the
+ * programs to run concurrently, each after an MMF_PROG_EXEC_MARK line,
+ * then an MMF_SERVE_END line. The guest runs them and answers with an
+ * MMF_SERVE_TITLE line per report (its own oracles' and the kernel log's)
+ * and then MMF_SERVE_DONE and 0, or -1 when they could not be run. A
+ * kernel report that ends the guest ends the answer: the host reads that
+ * one from the console.
+ */
+#define MMF_SERVE_READY	"mmfuzz-serve: ready"
+#define MMF_SERVE_END	"# mmfuzz: end of request"
+#define MMF_SERVE_TITLE	"title "
+#define MMF_SERVE_DONE	"done "
+
 #endif

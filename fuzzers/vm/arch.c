@@ -77,7 +77,7 @@ static bool kvm_works(void)
 	return cpu >= 0;
 }
 
-enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a)
+enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a, const char *kernel)
 {
 	const char *force = getenv("MMFUZZ_ACCEL");
 	struct utsname u;
@@ -88,7 +88,14 @@ enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a)
 	if (uname(&u) || strcmp(u.machine, a->host))
 		return MMF_VM_TCG;
 	/* Read-write, as QEMU opens it: readable alone is no use. */
-	return kvm_works() ? MMF_VM_KVM : MMF_VM_TCG;
+	if (!kvm_works())
+		return MMF_VM_TCG;
+	if (kernel && !mmf_vm_kvm_boots(a, kernel)) {
+		warnx_("vm: /dev/kvm works but %s does not boot under it (nested KVM?):"
+		       " using TCG", kernel);
+		return MMF_VM_TCG;
+	}
+	return MMF_VM_KVM;
 }
 
 static const struct {

@@ -52,6 +52,8 @@ char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 		sb_printf(&sb, " %s=%d", watchdogs[i].param,
 			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
 	sb_printf(&sb, " mmfuzz.zram=%d", c->zram_mb);
+	if (c->ctl)
+		sb_puts(&sb, " mmfuzz.mode=serve");
 	if (c->append && *c->append)
 		sb_printf(&sb, " %s", c->append);
 	if (c->guest_args && c->guest_args[0]) {
@@ -156,6 +158,16 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, "virtio-serial-pci,id=vser0");
 	add(&a, "-device");
 	add(&a, "virtconsole,bus=vser0.0,chardev=execlog");
+	if (c->ctl) {
+		/* QEMU listens; mmf_vm_start() connects before the guest boots. */
+		add(&a, "-chardev");
+		sb_puts(&sb, "socket,id=ctl,server=on,wait=off,path=");
+		qemu_opt(&sb, c->workdir);
+		sb_puts(&sb, "/ctl.sock");
+		add_sb(&a, &sb);
+		add(&a, "-device");
+		add(&a, "virtserialport,bus=vser0.0,chardev=ctl,name=" MMF_VM_CTL_PORT);
+	}
 	for (size_t i = 0; i < c->nr_disks; i++) {
 		add(&a, "-drive");
 		sb_puts(&sb, "file=");

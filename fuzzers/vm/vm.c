@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +20,8 @@ struct mmf_vm {
 	pid_t pid;
 	int console_fd;		/* read end of QEMU's stdout and stderr */
 	int exec_fd;		/* the execution log, read from where it ended at start */
+	int ctl_fd;		/* the control channel's socket, -1 for none */
+	char *ctl_path;
 	char **argv;
 	char **disks;
 	size_t nr_disks;
@@ -44,6 +48,11 @@ static void vm_free(struct mmf_vm *vm)
 		close(vm->console_fd);
 	if (vm->exec_fd >= 0)
 		close(vm->exec_fd);
+	if (vm->ctl_fd >= 0)
+		close(vm->ctl_fd);
+	if (vm->ctl_path)
+		unlink(vm->ctl_path);
+	free(vm->ctl_path);
 	mmf_vm_argv_free(vm->argv);
 	free(vm);
 }
@@ -83,6 +92,25 @@ static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char 
 	return 0;
 }
 
+/* QEMU makes its socket while it starts: wait for it, a few seconds at most. */
+static int connect_ctl(struct mmf_vm *vm, char *err, size_t n)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", vm->ctl_path);
+	vm->ctl_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	for (int i = 0; vm->ctl_fd >= 0 && i < 500; i++) {
+		if (!connect(vm->ctl_fd, (struct sockaddr *)&sa, sizeof(sa)))
+			return 0;
+		if (!mmf_vm_alive(vm))
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	snprintf(err, n, "control channel %s: %s", vm->ctl_path,
+		 mmf_vm_alive(vm) ? strerror(errno) : "QEMU exited");
+	return -1;
+}
+
 /* In the child: never returns. An exec failure goes back through errfd. */
 static void exec_qemu(char **argv, int outfd, int errfd, pid_t parent)
 {
@@ -113,7 +141,15 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	ssize_t r;
 
 	*vmp = NULL;
-	vm->console_fd = vm->exec_fd = -1;
+	vm->console_fd = vm->exec_fd = vm->ctl_fd = -1;
+	if (c->ctl) {
+		vm->ctl_path = xasprintf("%s/ctl.sock", c->workdir);
+		if (strlen(vm->ctl_path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			snprintf(err, n, "control socket path too long: %s", vm->ctl_path);
+			goto fail;
+		}
+		unlink(vm->ctl_path);
+	}
 	vm->argv = mmf_vm_argv(c, err, n);
 	if (!vm->argv)
 		goto fail;
@@ -156,6 +192,12 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		goto fail;
 	}
 	fcntl(vm->console_fd, F_SETFL, fcntl(vm->console_fd, F_GETFL) | O_NONBLOCK);
+	if (c->ctl && connect_ctl(vm, err, n)) {
+		kill(vm->pid, SIGKILL);
+		waitpid(vm->pid, NULL, 0);
+		vm->exited = true;
+		goto fail;
+	}
 	*vmp = vm;
 	return 0;
 fail_errno:
@@ -173,6 +215,11 @@ char *const *mmf_vm_args(const struct mmf_vm *vm)
 uint64_t mmf_vm_started_ns(const struct mmf_vm *vm)
 {
 	return vm->started;
+}
+
+int mmf_vm_ctl_fd(const struct mmf_vm *vm)
+{
+	return vm->ctl_fd;
 }
 
 int mmf_vm_console_fd(const struct mmf_vm *vm)

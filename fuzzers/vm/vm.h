@@ -44,10 +44,13 @@ extern const size_t mmf_vm_nr_arches;
 const struct mmf_vm_arch *mmf_vm_arch_find(const char *name);
 
 /*
- * KVM when the guest is the host's arch and /dev/kvm opens read-write and
- * makes a VM and a vCPU, else TCG; $MMFUZZ_ACCEL (kvm, tcg) overrides.
+ * KVM when the guest is the host's arch, /dev/kvm opens read-write and
+ * makes a VM and a vCPU, and kernel (if not NULL) prints its first line
+ * under it (mmf_vm_kvm_boots); else TCG, saying why on stderr.
+ * $MMFUZZ_ACCEL (kvm, tcg) overrides.
  */
-enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a);
+enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a, const char *kernel);
+bool mmf_vm_kvm_boots(const struct mmf_vm_arch *a, const char *kernel);
 const char *mmf_vm_accel_name(enum mmf_vm_accel accel);
 /* How much slower than under KVM things are: every timeout is scaled by it. */
 int mmf_vm_slowdown(enum mmf_vm_accel accel);
@@ -85,7 +88,15 @@ struct mmf_vm_config {
 	const char *append;	/* more kernel command line, NULL for none */
 	/* Options of the guest's 'mmfuzz fuzz --native', NULL-terminated. */
 	const char *const *guest_args;
+	/*
+	 * A control channel: a virtio port named MMF_VM_CTL_PORT in the guest,
+	 * workdir/ctl.sock on the host (mmf_vm_ctl_fd). Then init serves
+	 * requests on it instead of fuzzing (mmfuzz.mode=serve).
+	 */
+	bool ctl;
 };
+
+#define MMF_VM_CTL_PORT	"mmfuzz.ctl"
 
 /*
  * The kernel command line: console, panic on any oops or warning, watchdog
@@ -119,6 +130,8 @@ int mmf_vm_console_fd(const struct mmf_vm *vm);
  * now, -1 when QEMU closed its end (it exited).
  */
 ssize_t mmf_vm_read_console(struct mmf_vm *vm, char *buf, size_t n);
+/* The control channel, connected, or -1 without one (blocking). */
+int mmf_vm_ctl_fd(const struct mmf_vm *vm);
 /* New bytes of the execution log: >0, or 0 when there are none now. */
 ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */

@@ -64,9 +64,9 @@ static void test_arches(void)
 	CHECK(mmf_vm_slowdown(MMF_VM_TCG) == 10 && mmf_vm_slowdown(MMF_VM_KVM) == 1,
 	      "slowdowns");
 	setenv("MMFUZZ_ACCEL", "tcg", 1);
-	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("x86_64")) == MMF_VM_TCG, "forced tcg");
+	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("x86_64"), NULL) == MMF_VM_TCG, "forced tcg");
 	setenv("MMFUZZ_ACCEL", "kvm", 1);
-	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("arm64")) == MMF_VM_KVM, "forced kvm");
+	CHECK(mmf_vm_accel_detect(mmf_vm_arch_find("arm64"), NULL) == MMF_VM_KVM, "forced kvm");
 	unsetenv("MMFUZZ_ACCEL");
 }
 

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "campaign/guestrepro.h"
+#include "report/report.h"
+#include "repro/repro.h"
+#include "util/util.h"
+
+#define BOOT_TRIES	3
+
+struct mmf_guest_repro {
+	struct mmf_guest_repro_opts o;
+	struct mmf_vm *vm;
+	int console_fd;		/* this boot's console.log */
+	int boots;
+	struct strbuf console;	/* console since the current request (or boot) */
+	struct strbuf ctl;	/* control channel bytes not yet a whole line */
+};
+
+static void info(struct mmf_guest_repro *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void info(struct mmf_guest_repro *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g->o.info)
+		return;
+	va_start(ap, fmt);
+	fputs("mmfuzz: repro guest: ", g->o.info);
+	vfprintf(g->o.info, fmt, ap);
+	fputc('\n', g->o.info);
+	fflush(g->o.info);
+	va_end(ap);
+}
+
+struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o)
+{
+	struct mmf_guest_repro *g = xcalloc(1, sizeof(*g));
+
+	g->o = *o;
+	g->console_fd = -1;
+	sb_init(&g->console);
+	sb_init(&g->ctl);
+	return g;
+}
+
+int mmf_guest_repro_boots(const struct mmf_guest_repro *g)
+{
+	return g->boots;
+}
+
+static void stop(struct mmf_guest_repro *g)
+{
+	if (g->vm)
+		mmf_vm_stop(g->vm);
+	g->vm = NULL;
+	if (g->console_fd >= 0)
+		close(g->console_fd);
+	g->console_fd = -1;
+	g->ctl.len = 0;
+}
+
+void mmf_guest_repro_free(struct mmf_guest_repro *g)
+{
+	stop(g);
+	sb_free(&g->console);
+	sb_free(&g->ctl);
+	free(g);
+}
+
+/* Take what the console has now; false once QEMU has closed it. */
+static bool drain_console(struct mmf_guest_repro *g)
+{
+	char buf[65536];
+	ssize_t r;
+
+	while ((r = mmf_vm_read_console(g->vm, buf, sizeof(buf))) > 0) {
+		sb_add(&g->console, buf, r);
+		if (g->console_fd >= 0)
+			write_all(g->console_fd, buf, r);
+	}
+	return r == 0;
+}
+
+/*
+ * The next whole line of the control channel into line (NUL-terminated),
+ * 1; 0 when there is none yet; -1 when the guest closed it.
+ */
+static int ctl_line(struct mmf_guest_repro *g, char *line, size_t n)
+{
+	char buf[4096], *nl;
+	ssize_t r;
+
+	while ((r = recv(mmf_vm_ctl_fd(g->vm), buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		sb_add(&g->ctl, buf, r);
+	nl = g->ctl.len ? memchr(g->ctl.buf, '\n', g->ctl.len) : NULL;
+	if (!nl)
+		return r == 0 ? -1 : 0;
+	*nl = '\0';
+	snprintf(line, n, "%s", g->ctl.buf);
+	g->ctl.len -= nl + 1 - g->ctl.buf;
+	memmove(g->ctl.buf, nl + 1, g->ctl.len);
+	return 1;
+}
+
+/* Wait for poll events on the console and the control channel, up to ms. */
+static void wait_io(struct mmf_guest_repro *g, int ms)
+{
+	struct pollfd pf[2] = {
+		{ .fd = mmf_vm_console_fd(g->vm), .events = POLLIN },
+		{ .fd = mmf_vm_ctl_fd(g->vm), .events = POLLIN },
+	};
+
+	poll(pf, 2, ms);
+}
+
+static int boot_once(struct mmf_guest_repro *g)
+{
+	int64_t deadline = MMF_VM_BOOT_MS * 2 * mmf_vm_slowdown(g->o.accel);
+	char *work, *exec_log, *path, err[512], line[512];
+	struct mmf_vm_config c = {
+		.arch = g->o.arch, .accel = g->o.accel, .kernel = g->o.kernel,
+		.initrd = g->o.initrd, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
+		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
+		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,
+	};
+	uint64_t t0 = now_ns();
+	int r = -1;
+
+	g->boots++;
+	work = xasprintf("%s/boot-%d", g->o.workdir, g->boots);
+	exec_log = xasprintf("%s/exec.log", work);
+	path = xasprintf("%s/console.log", work);
+	c.workdir = work;
+	c.exec_log = exec_log;
+	g->console.len = 0;
+	if (mkdir_p(work, 0755) ||
+	    (g->console_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
+		info(g, "%s: %s", work, strerror(errno));
+		goto out;
+	}
+	if (mmf_vm_start(&c, &g->vm, err, sizeof(err))) {
+		info(g, "%s", err);
+		goto out;
+	}
+	while ((int64_t)((now_ns() - t0) / 1000000) < deadline) {
+		int k;
+
+		wait_io(g, 200);
+		if (!drain_console(g))
+			break;
+		while ((k = ctl_line(g, line, sizeof(line))) > 0)
+			if (!strcmp(line, MMF_SERVE_READY))
+				break;
+		if (k > 0) {
+			info(g, "boot %d ready in %.1f s", g->boots, (now_ns() - t0) / 1e9);
+			g->console.len = 0;
+			r = 0;
+			goto out;
+		}
+		if (k < 0)
+			break;
+	}
+	drain_console(g);
+	info(g, "boot %d failed (%s); console in %s", g->boots,
+	     mmf_vm_alive(g->vm) ? "not ready in time" : "QEMU exited", path);
+out:
+	if (r)
+		stop(g);
+	free(work);
+	free(exec_log);
+	free(path);
+	return r;
+}
+
+static int ensure_guest(struct mmf_guest_repro *g)
+{
+	for (int i = 0; !g->vm && i < BOOT_TRIES; i++)
+		boot_once(g);
+	return g->vm ? 0 : -1;
+}
+
+static int send_request(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n)
+{
+	struct strbuf sb;
+	int r;
+
+	sb_init(&sb);
+	for (int i = 0; i < n; i++) {
+		sb_puts(&sb, MMF_PROG_EXEC_MARK "\n");
+		mmf_prog_print(&progs[i], &sb);
+	}
+	sb_puts(&sb, "\n" MMF_SERVE_END "\n");
+	r = write_all(mmf_vm_ctl_fd(g->vm), sb.buf, sb.len);
+	sb_free(&sb);
+	return r;
+}
+
+enum outcome { DONE, FAILED, DIED, HUNG };
+
+/* Follow one request until the guest answers, dies or runs out of time. */
+static enum outcome follow(struct mmf_guest_repro *g, struct strbuf *titles)
+{
+	int64_t slow = mmf_vm_slowdown(g->o.accel);
+	int64_t deadline = (g->o.timeout_ms + MMF_VM_PROG_MS) * slow;
+	uint64_t t0 = now_ns();
+	char line[4096];
+
+	while ((int64_t)((now_ns() - t0) / 1000000) < deadline) {
+		int k;
+
+		wait_io(g, 200);
+		if (!drain_console(g) || !mmf_vm_alive(g->vm))
+			return DIED;
+		while ((k = ctl_line(g, line, sizeof(line))) > 0) {
+			if (!strncmp(line, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE)))
+				sb_printf(titles, "%s\n", line + strlen(MMF_SERVE_TITLE));
+			else if (!strncmp(line, MMF_SERVE_DONE, strlen(MMF_SERVE_DONE)))
+				return atoi(line + strlen(MMF_SERVE_DONE)) ? FAILED : DONE;
+		}
+		if (k < 0)
+			return DIED;
+	}
+	return HUNG;
+}
+
+int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+{
+	static const char *const names[] = { "done", "failed", "died", "hung" };
+	struct mmf_guest_repro *g = ctx;
+	struct mmf_report *reps;
+	struct strbuf titles;
+	enum outcome out;
+	int nr, hit = 0;
+
+	if (ensure_guest(g))
+		return -1;
+	sb_init(&titles);
+	g->console.len = 0;
+	out = send_request(g, progs, n) ? DIED : follow(g, &titles);
+	if (out == DIED) {
+		/* The end of a panic may still be on its way: let QEMU finish. */
+		for (int i = 0; i < 100 && mmf_vm_alive(g->vm); i++)
+			wait_io(g, 20);
+		drain_console(g);
+	}
+	nr = mmf_report_parse(g->console.buf ? g->console.buf : "", g->console.len, &reps);
+	for (int i = 0; i < nr; i++)
+		sb_printf(&titles, "%s\n", reps[i].title);
+	if (nr > 0)
+		mmf_reports_free(reps, nr);
+	for (char *p = titles.buf; p && *p; p = strchr(p, '\n') + 1) {
+		size_t len = strcspn(p, "\n");
+
+		hit |= len == strlen(title) && !strncmp(p, title, len);
+	}
+	info(g, "%d program(s): %s, %d kernel report(s), %s", n, names[out], nr,
+	     hit ? "hit" : "no hit");
+	/* Only a kernel that never reported goes on to the next run. */
+	if (out != DONE || nr > 0)
+		stop(g);
+	sb_free(&titles);
+	if (out == FAILED && !hit)
+		return -1;
+	return hit;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reproduction in guests: mmf_repro_ops.run over a guest whose init serves
+ * requests on its control port (mmfuzz repro --serve). A guest is kept
+ * while runs leave its kernel clean; one that printed a kernel report,
+ * died or hung is replaced by a freshly booted one before the next run,
+ * so every kernel report comes from a kernel that had none before.
+ */
+#ifndef MMF_GUESTREPRO_H
+#define MMF_GUESTREPRO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/prog.h"
+#include "vm/vm.h"
+
+struct mmf_guest_repro_opts {
+	const struct mmf_vm_arch *arch;
+	enum mmf_vm_accel accel;
+	const char *kernel, *initrd;
+	const char *workdir;	/* boot-N/ with disks and console.log */
+	int mem_mb, cpus;
+	int64_t timeout_ms;	/* one request, under KVM: scaled by the slowdown */
+	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
+	const char *const *guest_args;
+	FILE *info;		/* "mmfuzz: ..." progress lines, NULL: none */
+};
+
+struct mmf_guest_repro;
+
+struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o);
+/* mmf_repro_ops.run: ctx is a struct mmf_guest_repro. */
+int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);
+/* Guests booted so far. */
+int mmf_guest_repro_boots(const struct mmf_guest_repro *g);
+/* Stop the guest, free g. */
+void mmf_guest_repro_free(struct mmf_guest_repro *g);
+
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The guest's end of reproduction in a guest: run what the host sends. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz/native.h"
+#include "repro/repro.h"
+#include "util/util.h"
+
+/* Answer one request (the text before its end line). */
+static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
+{
+	static struct mmf_prog progs[MMF_REPRO_MAX_PROGS];
+	struct strbuf out, titles;
+	char err[256], *line, *save;
+	int n, rc;
+
+	sb_init(&out);
+	sb_init(&titles);
+	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));
+	if (n < 0)
+		warnx_("serve: bad request: %s", err);
+	rc = n < 0 ? -1 : mmf_native_titles(opts, progs, n, &titles);
+	line = titles.len ? strtok_r(titles.buf, "\n", &save) : NULL;
+	for (; line; line = strtok_r(NULL, "\n", &save))
+		sb_printf(&out, MMF_SERVE_TITLE "%s\n", line);
+	sb_printf(&out, MMF_SERVE_DONE "%d\n", rc);
+	write_all(fd, out.buf, out.len);
+	sb_free(&out);
+	sb_free(&titles);
+}
+
+int mmf_serve(int fd, const struct mmf_exec_opts *opts)
+{
+	static const char end[] = "\n" MMF_SERVE_END "\n";
+	struct strbuf in;
+	char buf[4096];
+	ssize_t k;
+
+	sb_init(&in);
+	if (dprintf(fd, MMF_SERVE_READY "\n") < 0)
+		return -1;
+	for (;;) {
+		char *e;
+
+		k = read(fd, buf, sizeof(buf));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		sb_add(&in, buf, k);
+		/* A request may end in the middle of a read, several in one. */
+		while (in.len && (e = strstr(in.buf, end))) {
+			size_t used = e - in.buf + strlen(end);
+
+			*e = '\0';
+			answer(fd, opts, in.buf);
+			memmove(in.buf, in.buf + used, in.len - used + 1);
+			in.len -= used;
+		}
+	}
+	sb_free(&in);
+	return k < 0 ? -1 : 0;
+}
