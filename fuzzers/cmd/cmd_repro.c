@@ -209,6 +209,11 @@ int cmd_repro(int argc, char **argv)
 	}
 	if (!rc.native == !(rc.kernel || rc.arch))
 		die("repro: say where: --native (the running kernel) or --kernel K --arch A");
+	if (!rc.native) {
+		rc.go.arch = mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64");
+		if (!rc.go.arch)
+			die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
+	}
 	dir = argv[optind];
 	if (mmf_crash_load(dir, &crash, err, sizeof(err)))
 		die("repro: %s", err);
@@ -226,9 +231,6 @@ int cmd_repro(int argc, char **argv)
 		rc.ops.run = mmf_native_run;
 		rc.ops.ctx = &rc.eo;
 	} else {
-		rc.go.arch = mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64");
-		if (!rc.go.arch)
-			die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
 		if (!rc.go.workdir && !(rc.go.workdir = mkdtemp(work)))
 			die("repro: %s: %s", work, strerror(errno));
 		if (mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))

@@ -19,6 +19,14 @@ expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
 expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
 expect_error 'bad duration' "$MMFUZZ" fuzz --native --duration soon
 expect_error 'unknown command' "$MMFUZZ" frobnicate
+# repro: where to run, a crash without programs, a malformed saved program.
+mkdir -p "$TMP/bug" && echo 'WARNING in foo' >"$TMP/bug/title"
+expect_error 'say where' "$MMFUZZ" repro "$TMP/bug"
+expect_error 'no programs' "$MMFUZZ" repro --kernel debian --arch x86_64 "$TMP/bug"
+cp "$TMP/bad.mmf" "$TMP/bug/progs.0"
+expect_error 'progs.0: program 0: line 2: madvise: bad advice' \
+	"$MMFUZZ" repro --kernel debian --arch x86_64 "$TMP/bug"
+expect_error "unknown arch 'vax'" "$MMFUZZ" repro --kernel debian --arch vax "$TMP/bug"
 touch "$TMP/file"
 expect_error 'cannot create output directory' "$MMFUZZ" fuzz --native --duration 1s --out "$TMP/file/out"
 mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
