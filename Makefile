@@ -15,7 +15,7 @@ MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -pthread $(CFLAGS)
 LDLIBS	:= -pthread
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LAYERS	:= util model report oracle sys store exec repro symbolize fuzz vm campaign
+LAYERS	:= util model report oracle sys store exec repro symbolize bench fuzz vm campaign validate
 LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c)) $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)

@@ -18,7 +18,9 @@ declare -A allowed=(
 	[vm]="vm util"
 	[campaign]="campaign vm store report symbolize repro model util"
 	[stressors]="stressors sys util"
-	[cmd]="cmd vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
+	[bench]="bench sys util"
+	[validate]="validate campaign bench vm store report repro model util"
+	[cmd]="cmd validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
 bad=0
