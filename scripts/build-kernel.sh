@@ -53,7 +53,7 @@ if [ -z "$ksrc" ]; then
 	exec 8>"$cache/src/.lock"
 	flock 8
 	if [ "$(cat "$ksrc.id" 2>/dev/null)" != "$treeid" ] || [ ! -f "$ksrc/Makefile" ]; then
-		echo "build-kernel: unpacking $tarball into $cache/src (once)"
+		echo "build-kernel: unpacking $tarball into $cache/src (once)" >&2
 		tmp=$(mktemp -d "$cache/src/.unpack.XXXXXX")
 		tar -xJf "$tarball" -C "$tmp" || { rm -rf "$tmp"; die "cannot unpack $tarball"; }
 		rm -rf "$ksrc"
@@ -103,7 +103,7 @@ cfghash=$({
 key=$arch-$version-$treehash-$cfghash
 entry=$cache/kernel/$key
 if [ -f "$entry/$iname" ] && [ -f "$entry/vmlinux" ]; then
-	echo "build-kernel: cache hit, nothing to build"
+	echo "build-kernel: cache hit, nothing to build" >&2
 	echo "$entry"
 	exit 0
 fi
@@ -115,7 +115,7 @@ mkdir -p "$objdir"
 exec 9>"$objdir.lock"
 flock 9
 if [ -f "$entry/$iname" ]; then
-	echo "build-kernel: cache hit (built meanwhile), nothing to build"
+	echo "build-kernel: cache hit (built meanwhile), nothing to build" >&2
 	echo "$entry"
 	exit 0
 fi
@@ -125,7 +125,7 @@ how="from scratch"
 [ -f "$objdir/vmlinux" ] && how="incremental"
 kmake=(make -C "$ksrc" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
 start=$(date +%s)
-echo "build-kernel: building $key from $ksrc (log: $log)"
+echo "build-kernel: building $key from $ksrc (log: $log)" >&2
 {
 	echo "# $key from $ksrc"
 	echo "# fragments: ${frags[*]}"
@@ -151,7 +151,7 @@ cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$t
 	cp "$log" "$tmp/build.log" && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
 	{ rm -rf "$tmp"; die "cannot store the build in $entry"; }
 printf 'build-kernel: built (%s) in %dm%02ds, vmlinux %s MiB\n' "$how" $((secs / 60)) $((secs % 60)) \
-	$(( $(stat -c %s "$entry/vmlinux") >> 20 ))
+	$(( $(stat -c %s "$entry/vmlinux") >> 20 )) >&2
 echo "$entry"
 exit 0
 }

@@ -131,6 +131,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		.initrd = g->o.initrd, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
 		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
 		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,
+		.append = g->o.append,
 	};
 	uint64_t t0 = now_ns();
 	int r = -1;
@@ -188,29 +189,21 @@ static int ensure_guest(struct mmf_guest_repro *g)
 	return g->vm ? 0 : -1;
 }
 
-static int send_request(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n)
+static int send_request(struct mmf_guest_repro *g, const struct strbuf *req)
 {
-	struct strbuf sb;
-	int r;
-
-	sb_init(&sb);
-	for (int i = 0; i < n; i++) {
-		sb_puts(&sb, MMF_PROG_EXEC_MARK "\n");
-		mmf_prog_print(&progs[i], &sb);
-	}
-	sb_puts(&sb, "\n" MMF_SERVE_END "\n");
-	r = write_all(mmf_vm_ctl_fd(g->vm), sb.buf, sb.len);
-	sb_free(&sb);
-	return r;
+	return write_all(mmf_vm_ctl_fd(g->vm), req->buf, req->len);
 }
 
 enum outcome { DONE, FAILED, DIED, HUNG };
 
-/* Follow one request until the guest answers, dies or runs out of time. */
-static enum outcome follow(struct mmf_guest_repro *g, struct strbuf *titles)
+/*
+ * Follow one request until the guest answers, dies or runs out of time
+ * (timeout_ms under KVM, scaled); the answer's lines before its end go to
+ * answer.
+ */
+static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct strbuf *answer)
 {
-	int64_t slow = mmf_vm_slowdown(g->o.accel);
-	int64_t deadline = (g->o.timeout_ms + MMF_VM_PROG_MS) * slow;
+	int64_t deadline = (timeout_ms + MMF_VM_PROG_MS) * mmf_vm_slowdown(g->o.accel);
 	uint64_t t0 = now_ns();
 	char line[4096];
 
@@ -221,10 +214,9 @@ static enum outcome follow(struct mmf_guest_repro *g, struct strbuf *titles)
 		if (!drain_console(g) || !mmf_vm_alive(g->vm))
 			return DIED;
 		while ((k = ctl_line(g, line, sizeof(line))) > 0) {
-			if (!strncmp(line, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE)))
-				sb_printf(titles, "%s\n", line + strlen(MMF_SERVE_TITLE));
-			else if (!strncmp(line, MMF_SERVE_DONE, strlen(MMF_SERVE_DONE)))
+			if (!strncmp(line, MMF_SERVE_DONE, strlen(MMF_SERVE_DONE)))
 				return atoi(line + strlen(MMF_SERVE_DONE)) ? FAILED : DONE;
+			sb_printf(answer, "%s\n", line);
 		}
 		if (k < 0)
 			return DIED;
@@ -232,20 +224,19 @@ static enum outcome follow(struct mmf_guest_repro *g, struct strbuf *titles)
 	return HUNG;
 }
 
-int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+/*
+ * Send a request, follow it, and add the console's kernel reports; a
+ * guest that is no longer clean is stopped (the next request boots one).
+ */
+static enum outcome request(struct mmf_guest_repro *g, const struct strbuf *req,
+			    int64_t timeout_ms, struct strbuf *answer, int *nr_reports)
 {
-	static const char *const names[] = { "done", "failed", "died", "hung" };
-	struct mmf_guest_repro *g = ctx;
 	struct mmf_report *reps;
-	struct strbuf titles;
 	enum outcome out;
-	int nr, hit = 0;
+	int nr;
 
-	if (ensure_guest(g))
-		return -1;
-	sb_init(&titles);
 	g->console.len = 0;
-	out = send_request(g, progs, n) ? DIED : follow(g, &titles);
+	out = send_request(g, req) ? DIED : follow(g, timeout_ms, answer);
 	if (out == DIED) {
 		/* The end of a panic may still be on its way: let QEMU finish. */
 		for (int i = 0; i < 100 && mmf_vm_alive(g->vm); i++)
@@ -254,21 +245,93 @@ int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const ch
 	}
 	nr = mmf_report_parse(g->console.buf ? g->console.buf : "", g->console.len, &reps);
 	for (int i = 0; i < nr; i++)
-		sb_printf(&titles, "%s\n", reps[i].title);
+		sb_printf(answer, MMF_SERVE_TITLE "%s\n", reps[i].title);
 	if (nr > 0)
 		mmf_reports_free(reps, nr);
+	/* Only a kernel that never reported goes on to the next run. */
+	if (out != DONE || nr > 0)
+		stop(g);
+	*nr_reports = nr;
+	return out;
+}
+
+static const char *const outcome_names[] = { "done", "failed", "died", "hung" };
+
+int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n,
+			   struct strbuf *titles)
+{
+	struct strbuf req, answer;
+	enum outcome out;
+	int nr;
+
+	if (ensure_guest(g))
+		return -1;
+	sb_init(&req);
+	sb_init(&answer);
+	for (int i = 0; i < n; i++) {
+		sb_puts(&req, MMF_PROG_EXEC_MARK "\n");
+		mmf_prog_print(&progs[i], &req);
+	}
+	sb_puts(&req, "\n" MMF_SERVE_END "\n");
+	out = request(g, &req, g->o.timeout_ms, &answer, &nr);
+	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE)))
+			sb_add(titles, p + strlen(MMF_SERVE_TITLE),
+			       len + 1 - strlen(MMF_SERVE_TITLE));
+	}
+	info(g, "%d program(s): %s, %d kernel report(s)", n, outcome_names[out], nr);
+	sb_free(&req);
+	sb_free(&answer);
+	return out == FAILED && !titles->len ? -1 : 0;
+}
+
+int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+{
+	struct strbuf titles;
+	int hit = 0;
+
+	sb_init(&titles);
+	if (mmf_guest_repro_titles(ctx, progs, n, &titles)) {
+		sb_free(&titles);
+		return -1;
+	}
 	for (char *p = titles.buf; p && *p; p = strchr(p, '\n') + 1) {
 		size_t len = strcspn(p, "\n");
 
 		hit |= len == strlen(title) && !strncmp(p, title, len);
 	}
-	info(g, "%d program(s): %s, %d kernel report(s), %s", n, names[out], nr,
-	     hit ? "hit" : "no hit");
-	/* Only a kernel that never reported goes on to the next run. */
-	if (out != DONE || nr > 0)
-		stop(g);
+	info(ctx, "%s", hit ? "hit" : "no hit");
 	sb_free(&titles);
-	if (out == FAILED && !hit)
-		return -1;
 	return hit;
+}
+
+int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
+			  struct strbuf *json)
+{
+	struct strbuf req, answer;
+	enum outcome out;
+	int nr, got = 0;
+
+	if (ensure_guest(g))
+		return -1;
+	sb_init(&req);
+	sb_init(&answer);
+	sb_printf(&req, MMF_SERVE_BENCH "%s %d\n" MMF_SERVE_END "\n", name, runs);
+	/* A run is seconds under KVM; allow a minute each. */
+	out = request(g, &req, 60000LL * runs, &answer, &nr);
+	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
+			sb_add(json, p + strlen(MMF_SERVE_BENCH),
+			       len + 1 - strlen(MMF_SERVE_BENCH));
+			got++;
+		}
+	}
+	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
+	sb_free(&req);
+	sb_free(&answer);
+	return out == DONE ? got : -1;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "model/prog.h"
+#include "util/util.h"
 #include "vm/vm.h"
 
 struct mmf_guest_repro_opts {
@@ -21,6 +22,7 @@ struct mmf_guest_repro_opts {
 	const char *kernel, *initrd;
 	const char *workdir;	/* boot-N/ with disks and console.log */
 	int mem_mb, cpus;
+	const char *append;	/* more kernel command line, NULL for none */
 	int64_t timeout_ms;	/* one request, under KVM: scaled by the slowdown */
 	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
 	const char *const *guest_args;
@@ -32,6 +34,18 @@ struct mmf_guest_repro;
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o);
 /* mmf_repro_ops.run: ctx is a struct mmf_guest_repro. */
 int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);
+/*
+ * Run progs[0..n) concurrently once; append every report's title, one per
+ * line. 0, or -1 when no guest boots or the programs could not be run.
+ */
+int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n,
+			   struct strbuf *titles);
+/*
+ * Run benchmark name runs times in the guest; append one JSON line per run
+ * (bench/bench.h). Returns the runs done, or -1.
+ */
+int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
+			  struct strbuf *json);
 /* Guests booted so far. */
 int mmf_guest_repro_boots(const struct mmf_guest_repro *g);
 /* Stop the guest, free g. */

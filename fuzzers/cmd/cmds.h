@@ -14,6 +14,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 

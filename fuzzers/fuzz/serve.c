@@ -6,9 +6,38 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "fuzz/native.h"
 #include "repro/repro.h"
 #include "util/util.h"
+
+/* Runs of a benchmark on the swap devices the programs use. */
+static int bench(const struct mmf_exec_opts *opts, const char *req, struct strbuf *out)
+{
+	const struct mmf_bench_info *b;
+	struct mmf_bench_ctx ctx;
+	char name[64];
+	int runs, nr = 0;
+
+	if (sscanf(req + strlen(MMF_SERVE_BENCH), "%63s %d", name, &runs) != 2 ||
+	    !(b = mmf_bench_find(name)))
+		return -1;
+	mmf_bench_ctx_default(&ctx);
+	while (nr < MMF_NR_SWAPS && opts->swaps[nr])
+		nr++;
+	ctx.nr_swaps = nr;
+	ctx.swaps = opts->swaps;
+	for (int i = 0; i < runs; i++) {
+		struct mmf_bench_result res = { 0 };
+
+		if (b->run(&ctx, &res))
+			return -1;
+		sb_puts(out, MMF_SERVE_BENCH);
+		mmf_bench_json(name, i, &res, out);
+		sb_puts(out, "\n");
+	}
+	return 0;
+}
 
 /* Answer one request (the text before its end line). */
 static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
@@ -20,6 +49,10 @@ static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
 
 	sb_init(&out);
 	sb_init(&titles);
+	if (!strncmp(req, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
+		rc = bench(opts, req, &out);
+		goto done;
+	}
 	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));
 	if (n < 0)
 		warnx_("serve: bad request: %s", err);
@@ -27,6 +60,7 @@ static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
 	line = titles.len ? strtok_r(titles.buf, "\n", &save) : NULL;
 	for (; line; line = strtok_r(NULL, "\n", &save))
 		sb_printf(&out, MMF_SERVE_TITLE "%s\n", line);
+done:
 	sb_printf(&out, MMF_SERVE_DONE "%d\n", rc);
 	write_all(fd, out.buf, out.len);
 	sb_free(&out);

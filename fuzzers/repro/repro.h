@@ -55,6 +55,11 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
  * one from the console.
  */
 #define MMF_SERVE_READY	"mmfuzz-serve: ready"
+/*
+ * A request whose first line is this, "NAME RUNS", runs a benchmark
+ * instead: one MMF_SERVE_BENCH line per run with its JSON, then done.
+ */
+#define MMF_SERVE_BENCH	"bench "
 #define MMF_SERVE_END	"# mmfuzz: end of request"
 #define MMF_SERVE_TITLE	"title "
 #define MMF_SERVE_DONE	"done "

@@ -191,6 +191,35 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	return 0;
 }
 
+char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
+		       char *err, size_t n)
+{
+	char *tree = NULL, *entry, *image;
+	struct stat st;
+
+	if (stat(src, &st)) {
+		snprintf(err, n, "kernel %s: %s", src, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (patch) {
+			snprintf(err, n, "a patch needs a kernel tree, not the image %s", src);
+			return NULL;
+		}
+		return xstrdup(src);
+	}
+	if (patch && run_script("patched-tree.sh", src, patch, &tree, 1, err, n))
+		return NULL;
+	if (run_script("build-kernel.sh", a->name, tree ? tree : src, &entry, 1, err, n)) {
+		free(tree);
+		return NULL;
+	}
+	image = xasprintf("%s/%s", entry, a->image);
+	free(entry);
+	free(tree);
+	return image;
+}
+
 void mmf_vm_images_free(struct mmf_vm_images *im)
 {
 	free(im->kernel);

@@ -164,6 +164,14 @@ const char *mmf_vm_cache_dir(void);
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);
 void mmf_vm_images_free(struct mmf_vm_images *im);
+/*
+ * The kernel image of src: src itself if it is a file; if a kernel tree,
+ * the image of its fuzzing kernel (scripts/build-kernel.sh: built once,
+ * cached), after applying patch (if not NULL) to a copy of the tree
+ * (scripts/patched-tree.sh). NULL and err on failure.
+ */
+char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
+		       char *err, size_t n);
 
 /* ---- one guest run ----------------------------------------------------- */
 

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The validation run: kernels, then each kernel's guest, then fuzzing. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/campaign.h"
+#include "campaign/guestrepro.h"
+#include "model/prog.h"
+#include "repro/repro.h"
+#include "store/store.h"
+#include "validate/validate.h"
+
+static const char *const side_name[] = { "base", "patched" };
+
+struct samples {
+	struct mmf_val_metric *m;
+	double *v[MMF_NR_SIDES];
+	int n[MMF_NR_SIDES];
+};
+
+struct run {
+	const struct mmf_validate_opts *o;
+	struct mmf_val_result *r;
+	struct mmf_vm_images im[MMF_NR_SIDES];
+	enum mmf_vm_accel accel[MMF_NR_SIDES];
+	/* what each case runs */
+	struct mmf_prog (*progs)[MMF_REPRO_MAX_PROGS];
+	int *nr_progs;
+	const char **benches;
+	int nr_benches;
+	struct samples *samples;
+	int nr_samples;
+};
+
+static void info(const struct mmf_validate_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void info(const struct mmf_validate_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!o->info)
+		return;
+	va_start(ap, fmt);
+	fputs("validate: ", o->info);
+	vfprintf(o->info, fmt, ap);
+	fputc('\n', o->info);
+	fflush(o->info);
+	va_end(ap);
+}
+
+static int add_case(struct run *run, char *name, const char *title, const char *text,
+		    char *err, size_t n)
+{
+	struct mmf_val_result *r = run->r;
+	char e[256];
+	int k;
+
+	run->progs = xrealloc(run->progs, (r->nr_cases + 1) * sizeof(*run->progs));
+	run->nr_progs = xrealloc(run->nr_progs, (r->nr_cases + 1) * sizeof(*run->nr_progs));
+	k = mmf_progs_parse(text, run->progs[r->nr_cases], MMF_REPRO_MAX_PROGS, e, sizeof(e));
+	if (k <= 0) {
+		snprintf(err, n, "%s: %s", name, k ? e : "no program");
+		free(name);
+		return -1;
+	}
+	r->cases = xrealloc(r->cases, (r->nr_cases + 1) * sizeof(*r->cases));
+	r->cases[r->nr_cases] = (struct mmf_val_case){ .name = name,
+						       .title = title ? xstrdup(title) : NULL };
+	run->nr_progs[r->nr_cases++] = k;
+	return 0;
+}
+
+/* The newest reproducer of every bug of the store that has one. */
+static int store_cases(struct run *run, char *err, size_t n)
+{
+	struct mmf_bug *bugs;
+	int nb = mmf_store_list(run->o->store, &bugs), rc = 0;
+
+	if (nb < 0) {
+		snprintf(err, n, "crash store %s: %s", run->o->store, mmf_store_err());
+		return -1;
+	}
+	for (int i = 0; i < nb && !rc; i++) {
+		char *path = xasprintf("%s/%s/repro.prog", run->o->store, bugs[i].name);
+		char *text = read_file(path, NULL);
+
+		if (text)
+			rc = add_case(run, xasprintf("repro: %s", bugs[i].title), bugs[i].title,
+				      text, err, n);
+		free(text);
+		free(path);
+	}
+	if (nb > 0)
+		mmf_bugs_free(bugs, nb);
+	return rc;
+}
+
+static int corpus_cases(struct run *run, char *err, size_t n)
+{
+	struct dirent **ents;
+	int ne = scandir(run->o->corpus, &ents, NULL, alphasort), rc = 0;
+
+	if (ne < 0) {
+		snprintf(err, n, "corpus %s: %s", run->o->corpus, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < ne; i++) {
+		size_t len = strlen(ents[i]->d_name);
+		char *path, *text;
+
+		if (rc || len < 5 || strcmp(ents[i]->d_name + len - 4, ".mmf")) {
+			free(ents[i]);
+			continue;
+		}
+		path = xasprintf("%s/%s", run->o->corpus, ents[i]->d_name);
+		text = read_file(path, NULL);
+		if (!text) {
+			snprintf(err, n, "%s: %s", path, strerror(errno));
+			rc = -1;
+		} else {
+			rc = add_case(run, xasprintf("corpus: %s", ents[i]->d_name), NULL, text,
+				      err, n);
+		}
+		free(text);
+		free(path);
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
+}
+
+static int pick_benches(struct run *run, char *err, size_t n)
+{
+	const char *list = run->o->benches;
+	char *copy, *tok, *save;
+
+	if (!list || !strcmp(list, "none"))
+		return 0;
+	run->benches = xcalloc(mmf_nr_benches + 1, sizeof(*run->benches));
+	if (!strcmp(list, "all")) {
+		for (size_t i = 0; i < mmf_nr_benches; i++)
+			run->benches[run->nr_benches++] = mmf_benches[i].name;
+		return 0;
+	}
+	copy = xstrdup(list);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct mmf_bench_info *b = mmf_bench_find(tok);
+
+		if (!b) {
+			snprintf(err, n, "unknown benchmark '%s' (mmfuzz bench --list)", tok);
+			free(copy);
+			return -1;
+		}
+		if (run->nr_benches < (int)mmf_nr_benches)
+			run->benches[run->nr_benches++] = b->name;
+	}
+	free(copy);
+	return 0;
+}
+
+static struct samples *samples_of(struct run *run, const char *bench, const struct mmf_metric *m)
+{
+	struct samples *s;
+
+	for (int i = 0; i < run->nr_samples; i++) {
+		s = &run->samples[i];
+		if (!strcmp(s->m->bench, bench) && !strcmp(s->m->name, m->name))
+			return s;
+	}
+	run->samples = xrealloc(run->samples, (run->nr_samples + 1) * sizeof(*run->samples));
+	s = &run->samples[run->nr_samples++];
+	memset(s, 0, sizeof(*s));
+	s->m = xcalloc(1, sizeof(*s->m));
+	snprintf(s->m->bench, sizeof(s->m->bench), "%.31s", bench);
+	snprintf(s->m->name, sizeof(s->m->name), "%.31s", m->name);
+	s->m->unit = m->unit;
+	s->m->higher_is_better = m->higher_is_better;
+	return s;
+}
+
+static void add_samples(struct run *run, int side, const char *json)
+{
+	for (const char *p = json; p && *p; p = strchr(p, '\n') + 1) {
+		char *line = strndup(p, strcspn(p, "\n")), name[64];
+		struct mmf_bench_result res;
+
+		if (!mmf_bench_parse(line, name, sizeof(name), &res)) {
+			for (int i = 0; i < res.nr; i++) {
+				struct samples *s = samples_of(run, name, &res.m[i]);
+
+				s->v[side] = xrealloc(s->v[side], (s->n[side] + 1) * sizeof(double));
+				s->v[side][s->n[side]++] = res.m[i].value;
+			}
+		}
+		free(line);
+		if (!strchr(p, '\n'))
+			break;
+	}
+}
+
+/* Everything that runs in a guest of one side's kernel. */
+static int run_side(struct run *run, int side, char *err, size_t n)
+{
+	const struct mmf_validate_opts *o = run->o;
+	char *work = xasprintf("%s/%s", o->out, side_name[side]);
+	struct mmf_guest_repro_opts go = {
+		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
+		.initrd = run->im[side].initrd, .workdir = work, .mem_mb = 1024, .cpus = 2,
+		.append = o->side[side].append, .timeout_ms = 30000,
+		.guest_args = o->side[side].guest_args, .info = o->info,
+	};
+	struct mmf_guest_repro *g = mmf_guest_repro_new(&go);
+	int rc = 0;
+
+	for (int i = 0; i < run->r->nr_cases && !rc; i++) {
+		struct mmf_val_case *c = &run->r->cases[i];
+
+		for (int a = 0; a < o->attempts; a++) {
+			struct strbuf titles;
+			bool hit;
+
+			sb_init(&titles);
+			if (mmf_guest_repro_titles(g, run->progs[i], run->nr_progs[i], &titles)) {
+				sb_free(&titles);
+				break;
+			}
+			hit = c->title ? titles.len && strstr(titles.buf, c->title) : titles.len > 0;
+			c->hits[side] += hit;
+			c->runs[side]++;
+			sb_free(&titles);
+		}
+		info(o, "%s: %s: %d/%d", side_name[side], c->name, c->hits[side], c->runs[side]);
+	}
+	for (int i = 0; i < run->nr_benches && !rc; i++) {
+		struct strbuf json;
+		int got;
+
+		sb_init(&json);
+		got = mmf_guest_repro_bench(g, run->benches[i], o->runs, &json);
+		if (got < 0) {
+			snprintf(err, n, "%s: benchmark %s failed in the guest (consoles in %s)",
+				 side_name[side], run->benches[i], work);
+			rc = -1;
+		}
+		add_samples(run, side, json.buf);
+		sb_free(&json);
+	}
+	mmf_guest_repro_free(g);
+	free(work);
+	return rc;
+}
+
+static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *err, size_t n)
+{
+	const struct mmf_validate_opts *o = run->o;
+	char *out = xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes;
+	struct mmf_campaign_opts co = {
+		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
+		.initrd = run->im[side].initrd, .out = out, .vms = 1, .mem_mb = 1024, .cpus = 2,
+		.duration_ms = o->budget_ms, .info = o->info,
+	};
+	struct mmf_campaign_stats st;
+	struct mmf_bug *bugs;
+	int nb;
+
+	info(o, "%s: fuzzing for %llds", side_name[side], (long long)o->budget_ms / 1000);
+	if (mmf_campaign_run(&co, &st, err, n)) {
+		free(out);
+		return -1;
+	}
+	crashes = xasprintf("%s/crashes", out);
+	nb = mmf_store_list(crashes, &bugs);
+	for (int i = 0; i < nb; i++)
+		titles[(*nt)++] = xstrdup(bugs[i].title);
+	if (nb > 0)
+		mmf_bugs_free(bugs, nb);
+	free(crashes);
+	free(out);
+	return 0;
+}
+
+static int fuzz_both(struct run *run, char *err, size_t n)
+{
+	static char *titles[MMF_NR_SIDES][4096];
+	int nt[MMF_NR_SIDES] = { 0 }, rc = 0;
+	struct mmf_val_result *r = run->r;
+
+	for (int s = 0; s < MMF_NR_SIDES && !rc; s++)
+		rc = fuzz_side(run, s, titles[s], &nt[s], err, n);
+	r->fuzzed = !rc;
+	r->only_patched = xcalloc(nt[MMF_PATCHED] + 1, sizeof(char *));
+	for (int i = 0; i < nt[MMF_PATCHED]; i++) {
+		bool on_base = false;
+
+		for (int j = 0; j < nt[MMF_BASE]; j++)
+			on_base |= !strcmp(titles[MMF_BASE][j], titles[MMF_PATCHED][i]);
+		if (!on_base)
+			r->only_patched[r->nr_only_patched++] = xstrdup(titles[MMF_PATCHED][i]);
+	}
+	for (int s = 0; s < MMF_NR_SIDES; s++) {
+		r->nr_titles[s] = nt[s];
+		for (int i = 0; i < nt[s]; i++)
+			free(titles[s][i]);
+	}
+	return rc;
+}
+
+static int kernels(struct run *run, char *err, size_t n)
+{
+	const struct mmf_validate_opts *o = run->o;
+
+	for (int s = 0; s < MMF_NR_SIDES; s++) {
+		const char *src = o->side[s].src;
+		char *kernel = NULL;
+		int r;
+
+		if (strcmp(src, "debian") && strcmp(src, "default")) {
+			info(o, "%s: kernel from %s%s%s", side_name[s], src,
+			     o->side[s].patch ? " with " : "",
+			     o->side[s].patch ? o->side[s].patch : "");
+			kernel = mmf_vm_kernel_of(o->arch, src, o->side[s].patch, err, n);
+			if (!kernel)
+				return -1;
+		} else if (o->side[s].patch) {
+			snprintf(err, n, "%s: a patch needs a kernel tree", side_name[s]);
+			return -1;
+		}
+		r = mmf_vm_images(o->arch, kernel ? kernel : strcmp(src, "debian") ? NULL : src,
+				  NULL, &run->im[s], err, n);
+		free(kernel);
+		if (r)
+			return -1;
+		run->accel[s] = mmf_vm_accel_detect(o->arch, run->im[s].kernel);
+		run->r->kernel[s] = xstrdup(run->im[s].kernel);
+		info(o, "%s: %s under %s", side_name[s], run->im[s].kernel,
+		     mmf_vm_accel_name(run->accel[s]));
+	}
+	return 0;
+}
+
+static int write_verdict(const struct mmf_validate_opts *o, const struct mmf_val_result *r,
+			 char *err, size_t n)
+{
+	static const char *const names[] = { "verdict.txt", "verdict.json" };
+	struct strbuf sb[2];
+	int rc = 0;
+
+	sb_init(&sb[0]);
+	sb_init(&sb[1]);
+	mmf_val_text(r, &sb[0]);
+	mmf_val_json(r, &sb[1]);
+	for (int i = 0; i < 2 && !rc; i++) {
+		char *path = xasprintf("%s/%s", o->out, names[i]);
+
+		if (write_file_atomic(path, sb[i].buf, sb[i].len)) {
+			snprintf(err, n, "%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		free(path);
+	}
+	if (!rc && o->info)
+		fputs(sb[0].buf, stdout);
+	sb_free(&sb[0]);
+	sb_free(&sb[1]);
+	return rc;
+}
+
+int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
+{
+	struct mmf_val_result r = { 0 };
+	struct run run = { .o = o, .r = &r };
+	int rc = -1;
+
+	if (mkdir_p(o->out, 0755)) {
+		snprintf(err, n, "output directory %s: %s", o->out, strerror(errno));
+		return -1;
+	}
+	if (pick_benches(&run, err, n) || (o->store && store_cases(&run, err, n)) ||
+	    (o->corpus && corpus_cases(&run, err, n)) || kernels(&run, err, n))
+		goto out;
+	for (int s = 0; s < MMF_NR_SIDES; s++)
+		if (run_side(&run, s, err, n))
+			goto out;
+	r.metrics = xcalloc(run.nr_samples + 1, sizeof(*r.metrics));
+	for (int i = 0; i < run.nr_samples; i++) {
+		struct samples *s = &run.samples[i];
+
+		for (int side = 0; side < MMF_NR_SIDES; side++)
+			mmf_stats_of(s->v[side], s->n[side], &s->m->st[side]);
+		r.metrics[r.nr_metrics++] = *s->m;
+	}
+	if (o->budget_ms > 0 && fuzz_both(&run, err, n))
+		goto out;
+	mmf_val_judge(&r, o->alpha, o->min_change);
+	if (write_verdict(o, &r, err, n))
+		goto out;
+	rc = r.regressions > 0;
+out:
+	for (int i = 0; i < run.nr_samples; i++) {
+		free(run.samples[i].m);
+		free(run.samples[i].v[0]);
+		free(run.samples[i].v[1]);
+	}
+	for (int s = 0; s < MMF_NR_SIDES; s++)
+		mmf_vm_images_free(&run.im[s]);
+	free(run.samples);
+	free(run.progs);
+	free(run.nr_progs);
+	free(run.benches);
+	mmf_val_free(&r);
+	return rc;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The statistics and the verdict of mmfuzz validate. */
+#include <math.h>
+#include <string.h>
+
+#include "tap.h"
+#include "validate/validate.h"
+
+static struct mmf_stats st(int n, double mean, double sd)
+{
+	return (struct mmf_stats){ .n = n, .mean = mean, .stddev = sd, .median = mean };
+}
+
+static void test_ibeta(void)
+{
+	CHECK(fabs(mmf_ibeta(1, 1, 0.3) - 0.3) < 1e-12, "I_x(1,1) = x");
+	CHECK(fabs(mmf_ibeta(3, 1, 0.5) - 0.125) < 1e-12, "I_x(a,1) = x^a");
+	CHECK(fabs(mmf_ibeta(2.5, 4, 0.4) + mmf_ibeta(4, 2.5, 0.6) - 1) < 1e-12, "symmetry");
+	CHECK(mmf_ibeta(2, 3, 0) == 0 && mmf_ibeta(2, 3, 1) == 1, "ends");
+}
+
+static void test_welch(void)
+{
+	/* n = 6, sd = 1 on both sides: df = 10; t(0.975, 10) = 2.228. */
+	struct mmf_stats a = st(6, 0, 1), b = st(6, 2.228 * sqrt(1.0 / 3), 1);
+	double p = mmf_welch_p(&a, &b);
+
+	CHECK(fabs(p - 0.05) < 0.0005, "p at the 5%% critical value of t(10): %g", p);
+	/* n = 11, sd = 1: df = 20; t(0.995, 20) = 2.845. */
+	a = st(11, 0, 1);
+	b = st(11, 2.845 * sqrt(2.0 / 11), 1);
+	p = mmf_welch_p(&a, &b);
+	CHECK(fabs(p - 0.01) < 0.0002, "p at the 1%% critical value of t(20): %g", p);
+	CHECK(mmf_welch_p(&a, &a) == 1, "same samples");
+	b = st(1, 5, 0);
+	CHECK(mmf_welch_p(&a, &b) == 1, "one sample is no evidence");
+	a = st(5, 3, 0);
+	b = st(5, 3, 0);
+	CHECK(mmf_welch_p(&a, &b) == 1, "no variance, same mean");
+	b.mean = 4;
+	CHECK(mmf_welch_p(&a, &b) == 0, "no variance, other mean");
+}
+
+static struct mmf_val_metric metric(const char *name, double base, double patched, double sd,
+				    bool higher_is_better)
+{
+	struct mmf_val_metric m = { .unit = "ms", .higher_is_better = higher_is_better };
+
+	snprintf(m.bench, sizeof(m.bench), "b");
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	m.st[0] = st(5, base, sd);
+	m.st[1] = st(5, patched, sd);
+	return m;
+}
+
+static void test_judge(void)
+{
+	struct mmf_val_metric ms[22];
+	struct mmf_val_case cs[5] = {
+		{ .hits = { 2, 0 }, .runs = { 3, 3 } },
+		{ .hits = { 0, 1 }, .runs = { 3, 3 } },
+		{ .hits = { 3, 3 }, .runs = { 3, 3 } },
+		{ .hits = { 0, 0 }, .runs = { 3, 3 } },
+		{ .hits = { 0, 0 }, .runs = { 0, 3 } },
+	};
+	struct mmf_val_result r = { .cases = cs, .nr_cases = 5, .metrics = ms };
+	struct strbuf sb;
+
+	ms[r.nr_metrics++] = metric("same", 100, 100, 5, false);
+	ms[r.nr_metrics++] = metric("slower", 100, 150, 5, false);
+	ms[r.nr_metrics++] = metric("faster", 100, 60, 5, false);
+	ms[r.nr_metrics++] = metric("more_throughput", 100, 150, 5, true);
+	/* Confident but tiny: noise. */
+	ms[r.nr_metrics++] = metric("tiny", 100, 101, 0.1, false);
+	mmf_val_judge(&r, 0.05, 0.05);
+	CHECK(!strcmp(cs[0].verdict, "fixed"), "%s", cs[0].verdict);
+	CHECK(!strcmp(cs[1].verdict, "regression"), "%s", cs[1].verdict);
+	CHECK(!strcmp(cs[2].verdict, "still failing"), "%s", cs[2].verdict);
+	CHECK(!strcmp(cs[3].verdict, "passes"), "%s", cs[3].verdict);
+	CHECK(!strcmp(cs[4].verdict, "error"), "%s", cs[4].verdict);
+	CHECK(!strcmp(ms[0].verdict, "noise"), "same: %s", ms[0].verdict);
+	CHECK(!strcmp(ms[1].verdict, "worse"), "slower: %s", ms[1].verdict);
+	CHECK(!strcmp(ms[2].verdict, "better"), "faster: %s", ms[2].verdict);
+	CHECK(!strcmp(ms[3].verdict, "better"), "throughput: %s", ms[3].verdict);
+	CHECK(!strcmp(ms[4].verdict, "noise"), "tiny: %s", ms[4].verdict);
+	CHECK(r.regressions == 2, "one case and one metric regressed: %d", r.regressions);
+
+	/* 20 metrics each at p ~ 0.03: chance, once corrected for their number. */
+	r.nr_cases = 0;
+	r.nr_metrics = 0;
+	for (int i = 0; i < 20; i++)
+		ms[r.nr_metrics++] = metric("m", 100, 100 + 2.6 * 10 * sqrt(0.4) / 1, 10, false);
+	mmf_val_judge(&r, 0.05, 0.05);
+	CHECK(ms[0].p > 0.02 && ms[0].p < 0.05, "p %g", ms[0].p);
+	CHECK(r.regressions == 0, "Holm-Bonferroni keeps chance out: %d", r.regressions);
+
+	sb_init(&sb);
+	mmf_val_json(&r, &sb);
+	CHECK(strstr(sb.buf, "\"regressed\":false") && strstr(sb.buf, "\"verdict\":\"noise\""),
+	      "%s", sb.buf);
+	sb_free(&sb);
+}
+
+int main(void)
+{
+	test_ibeta();
+	test_welch();
+	test_judge();
+	TEST_DONE();
+}
