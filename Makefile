@@ -12,7 +12,7 @@ O	?= build
 WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS	?= -O2 -g
 MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -pthread $(CFLAGS)
-LDLIBS	:= -pthread
+LDLIBS	:= -pthread -lm
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LAYERS	:= util model report oracle sys store exec repro symbolize bench fuzz vm campaign validate
