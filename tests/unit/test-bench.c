@@ -92,14 +92,16 @@ static void test_malformed(void)
 	static const char *const bad[] = {
 		"",
 		"mmfuzz: bench madv-free: fork: Resource temporarily unavailable",
-		"{\"bench\":\"madv-free\",\"run\":1,\"metrics\":{\"a\":{\"value\":1,\"unit\":\"ms\"}}",
+		"{\"bench\":\"madv-free\",\"run\":1,\"metrics\":"
+		"{\"a\":{\"value\":1,\"unit\":\"ms\"}}",
 		"{\"bench\":\"madv-free\",\"run\":1}",
 		"{\"run\":1,\"metrics\":{}}",
 		"{\"bench\":\"x\",\"metrics\":{\"a\":{\"value\":1}}}",
 		"{\"bench\":\"x\",\"metrics\":{\"a\":{\"unit\":\"ms\"}}}",
 		"{\"bench\":\"x\",\"metrics\":{\"a\":{\"value\":z,\"unit\":\"ms\"}}}",
 		"{\"bench\":\"x\",\"metrics\":{\"a\":{\"value\":1,\"unit\":\"furlongs\"}}}",
-		"{\"bench\":\"x\",\"metrics\":{\"a\":{\"value\":1,\"unit\":\"ms\",\"better\":\"no\"}}}",
+		"{\"bench\":\"x\",\"metrics\":"
+		"{\"a\":{\"value\":1,\"unit\":\"ms\",\"better\":\"no\"}}}",
 		"{\"bench\":\"x\",\"metrics\":{}} trailing",
 		"{\"bench\":\"x\",\"metrics\":{\"a_name_far_longer_than_the_32_bytes_of_a_metric\":"
 		"{\"value\":1,\"unit\":\"ms\"}}}",
@@ -131,8 +133,8 @@ static void test_find(void)
 	}
 	CHECK(!mmf_bench_find("madv") && !mmf_bench_find("") && !mmf_bench_find("all"),
 	      "prefixes and 'all' are not benchmarks");
-	CHECK(!mmf_bench_find("mlock-scaling")->needs_swap && mmf_bench_find("madv-free")->needs_swap,
-	      "needs_swap");
+	CHECK(!mmf_bench_find("mlock-scaling")->needs_swap, "mlock needs no swap");
+	CHECK(mmf_bench_find("madv-free")->needs_swap, "madv-free needs swap");
 	mmf_bench_ctx_default(&c);
 	CHECK(c.mem_bytes >= 16 << 20 && c.mem_bytes <= 256 << 20, "mem %zu", c.mem_bytes);
 	CHECK(c.cpus >= 1 && !c.nr_swaps && !c.swaps && !c.j, "ctx");
