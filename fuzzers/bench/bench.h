@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct strbuf;
+struct mmf_journal;
 
 #define MMF_BENCH_MAX_METRICS	16
 
@@ -35,6 +36,12 @@ struct mmf_bench_ctx {
 	int nr_swaps;		/* swap devices the caller set up (for the exit bench) */
 	const char *const *swaps;	/* their paths */
 	const int *swap_prios;
+	/*
+	 * Where knob changes are journaled (pageout-64k's THP sizes); NULL: the
+	 * knobs stay as they are and a benchmark needing a change fails with
+	 * -EOPNOTSUPP.
+	 */
+	struct mmf_journal *j;
 };
 
 struct mmf_bench_info {

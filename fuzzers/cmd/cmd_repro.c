@@ -175,7 +175,7 @@ static int serve(struct repro_cmd *rc)
 		rc->eo.swaps[i] = env.swaps[i];
 	rc->eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
 	rc->eo.kmsg = mmf_kmsg_open();
-	r = mmf_serve(fd, &rc->eo);
+	r = mmf_serve(fd, &rc->eo, env.j);
 	mmf_kmsg_close(rc->eo.kmsg);
 	mmf_env_teardown(&env);
 	close(fd);

@@ -17,5 +17,6 @@ int cmd_repro(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct cmd {
 	{ "vm", cmd_vm, "boot one guest (QEMU) that fuzzes its kernel, KVM or TCG" },
 	{ "campaign", cmd_campaign, "fuzz in N guests in parallel, findings into a crash store" },
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },
+	{ "bench", cmd_bench, "run the mm benchmarks (swap, PAGEOUT, mlock) on this kernel" },
 	{ "validate", cmd_validate, "compare a base and a patched kernel: reproducers, benchmarks, fuzzing" },
 };
 

@@ -23,10 +23,12 @@ int mmf_native_titles(const struct mmf_exec_opts *opts, const struct mmf_prog *p
 int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);
 
 /*
- * Serve the host's reproduction requests (protocol in repro/repro.h) on
- * fd, a guest's control port, running each with mmf_native_titles(),
- * until the host closes its end. Returns 0 then, -1 on a read error.
+ * Serve the host's requests (protocol in repro/repro.h) on fd, a guest's
+ * control port: programs run with mmf_native_titles(), benchmarks with
+ * knob changes journaled in j; until the host closes its end. Returns 0
+ * then, -1 on a read error.
  */
-int mmf_serve(int fd, const struct mmf_exec_opts *opts);
+struct mmf_journal;
+int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j);
 
 #endif

@@ -12,7 +12,8 @@
 #include "util/util.h"
 
 /* Runs of a benchmark on the swap devices the programs use. */
-static int bench(const struct mmf_exec_opts *opts, const char *req, struct strbuf *out)
+static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const char *req,
+		 struct strbuf *out)
 {
 	const struct mmf_bench_info *b;
 	struct mmf_bench_ctx ctx;
@@ -27,20 +28,26 @@ static int bench(const struct mmf_exec_opts *opts, const char *req, struct strbu
 		nr++;
 	ctx.nr_swaps = nr;
 	ctx.swaps = opts->swaps;
+	ctx.j = j;
 	for (int i = 0; i < runs; i++) {
 		struct mmf_bench_result res = { 0 };
+		int r = b->run(&ctx, &res);
 
-		if (b->run(&ctx, &res))
-			return -1;
+		/* Not on this kernel: no runs. A failed run is left out. */
+		if (r == -EOPNOTSUPP)
+			break;
+		if (r < 0)
+			continue;
 		sb_puts(out, MMF_SERVE_BENCH);
-		mmf_bench_json(name, i, &res, out);
+		mmf_bench_json(name, i + 1, &res, out);
 		sb_puts(out, "\n");
 	}
 	return 0;
 }
 
 /* Answer one request (the text before its end line). */
-static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
+static void answer(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j,
+		   const char *req)
 {
 	static struct mmf_prog progs[MMF_REPRO_MAX_PROGS];
 	struct strbuf out, titles;
@@ -50,7 +57,7 @@ static void answer(int fd, const struct mmf_exec_opts *opts, const char *req)
 	sb_init(&out);
 	sb_init(&titles);
 	if (!strncmp(req, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
-		rc = bench(opts, req, &out);
+		rc = bench(opts, j, req, &out);
 		goto done;
 	}
 	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));
@@ -67,7 +74,7 @@ done:
 	sb_free(&titles);
 }
 
-int mmf_serve(int fd, const struct mmf_exec_opts *opts)
+int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
 {
 	static const char end[] = "\n" MMF_SERVE_END "\n";
 	struct strbuf in;
@@ -91,7 +98,7 @@ int mmf_serve(int fd, const struct mmf_exec_opts *opts)
 			size_t used = e - in.buf + strlen(end);
 
 			*e = '\0';
-			answer(fd, opts, in.buf);
+			answer(fd, opts, j, in.buf);
 			memmove(in.buf, in.buf + used, in.len - used + 1);
 			in.len -= used;
 		}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmfuzz bench: run the seed benchmarks on the running kernel, N times
+ * each, with swap devices of our own, and print every run's metrics and
+ * their summary, or JSON lines for machines (validate's A/B comparison).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "cmd/cmds.h"
+#include "fuzz/env.h"
+#include "sys/swapdev.h"
+#include "sys/sysfs.h"
+#include "util/util.h"
+
+static const char usage[] =
+	"usage: mmfuzz bench NAME...|all [--runs N] [--json] [--mem MIB] | --list\n"
+	"  --runs N    runs of each benchmark (default 5)\n"
+	"  --json      one JSON line per run instead of the table and summary\n"
+	"  --mem MIB   memory the workloads touch (default: RAM/8, 16..256 MiB)\n"
+	"  --list      the benchmarks and what they measure\n"
+	"Needs root: it adds swap devices of its own (removed at the end) and\n"
+	"sets THP knobs for a run (restored after it).\n";
+
+struct bench_cmd {
+	int runs;
+	bool json, list;
+	size_t mem;
+};
+
+static int parse(struct bench_cmd *bc, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char *end;
+	long v;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'r':
+		case 'm':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > (o == 'r' ? 1000 : 1 << 20)) {
+				warnx_("bench: bad --%s '%s'", o == 'r' ? "runs" : "mem", optarg);
+				return 2;
+			}
+			if (o == 'r')
+				bc->runs = v;
+			else
+				bc->mem = (size_t)v << 20;
+			break;
+		case 'j':
+			bc->json = true;
+			break;
+		case 'l':
+			bc->list = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Two zram devices of equal priority: zram is a block device, so large
+ * folios go to it whole (swap files take base pages only), and equal
+ * priorities spread entries over both for swap-free-exit. Without zram,
+ * two swap files.
+ */
+static int swap_setup(size_t mem, struct mmf_env *env, char *err, size_t n)
+{
+	struct mmf_env_opts o = mmf_env_defaults;
+
+	o.swap_bytes = MAX(mem + mem / 2, (size_t)64 << 20);
+	o.cg_limit = 0;
+	o.nr_swapfiles = 0;
+	if (mmf_env_setup(&o, env, err, n))
+		return -1;
+	if (env->nr_swaps == 1) {
+		if (mmf_zram_add(env->j, o.swap_bytes, env->prio[0], env->swaps[1]) < 0) {
+			snprintf(err, n, "second zram device: %s", mmf_sys_err());
+			mmf_env_teardown(env);
+			return -1;
+		}
+		env->prio[1] = env->prio[0];
+		env->nr_swaps = 2;
+		return 0;
+	}
+	mmf_env_teardown(env);
+	o.zram = false;
+	o.nr_swapfiles = 2;
+	return mmf_env_setup(&o, env, err, n);
+}
+
+struct series {
+	const char *name, *unit;
+	bool higher;
+	int n;
+	double *v;
+};
+
+static void summary(const char *bench, struct mmf_bench_result *res, int nr)
+{
+	struct series s[MMF_BENCH_MAX_METRICS];
+	int ns = 0;
+
+	/* Metrics in order of first appearance; a run may lack one (vmstat). */
+	for (int r = 0; r < nr; r++)
+		for (int i = 0; i < res[r].nr; i++) {
+			struct mmf_metric *m = &res[r].m[i];
+			int k;
+
+			for (k = 0; k < ns && strcmp(s[k].name, m->name); k++)
+				;
+			if (k == ns) {
+				if (ns == MMF_BENCH_MAX_METRICS)
+					continue;
+				s[ns++] = (struct series){ m->name, m->unit, m->higher_is_better, 0,
+							   xcalloc(nr, sizeof(double)) };
+			}
+			s[k].v[s[k].n++] = m->value;
+		}
+	printf("%s: summary of %d run(s)\n", bench, nr);
+	for (int k = 0; k < ns; k++) {
+		struct mmf_stats st;
+
+		mmf_stats_of(s[k].v, s[k].n, &st);
+		printf("  %-22s mean %12.3f  stddev %10.3f  median %12.3f  %-7s (%s is better)\n",
+		       s[k].name, st.mean, st.stddev, st.median, s[k].unit,
+		       s[k].higher ? "higher" : "lower");
+		free(s[k].v);
+	}
+}
+
+/* N runs of one benchmark; 0, 1 (a run failed) or -EOPNOTSUPP. */
+static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
+		     const struct mmf_bench_ctx *ctx)
+{
+	struct mmf_bench_result *res = xcalloc(bc->runs, sizeof(*res));
+	int nr = 0, failed = 0;
+
+	for (int i = 0; i < bc->runs; i++) {
+		struct mmf_bench_result *r = &res[nr];
+		int e = b->run(ctx, r);
+
+		if (e == -EOPNOTSUPP) {
+			warnx_("bench %s: not supported here, skipped", b->name);
+			free(res);
+			return e;
+		}
+		if (e < 0) {
+			failed++;
+			memset(r, 0, sizeof(*r));
+			continue;
+		}
+		nr++;
+		if (bc->json) {
+			struct strbuf sb;
+
+			sb_init(&sb);
+			mmf_bench_json(b->name, i + 1, r, &sb);
+			printf("%s\n", sb.buf);
+			sb_free(&sb);
+		} else {
+			printf("%s run %d:", b->name, i + 1);
+			for (int k = 0; k < r->nr; k++)
+				printf(" %s=%.3f", r->m[k].name, r->m[k].value);
+			printf("\n");
+		}
+		fflush(stdout);
+	}
+	if (!bc->json && nr)
+		summary(b->name, res, nr);
+	free(res);
+	return failed ? 1 : 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_cmd bc = { .runs = 5 };
+	const char *swaps[MMF_NR_SWAPS];
+	struct mmf_bench_ctx ctx;
+	struct mmf_env env;
+	char err[512];
+	int r, failed = 0;
+
+	r = parse(&bc, argc, argv);
+	if (r)
+		return r;
+	if (bc.list) {
+		for (size_t i = 0; i < mmf_nr_benches; i++)
+			printf("%-15s %s\n", mmf_benches[i].name, mmf_benches[i].help);
+		return 0;
+	}
+	if (optind == argc) {
+		warnx_("bench: name a benchmark or 'all' (see --list)");
+		return 2;
+	}
+	for (int i = optind; i < argc; i++)
+		if (strcmp(argv[i], "all") && !mmf_bench_find(argv[i])) {
+			warnx_("bench: unknown benchmark '%s' (see --list)", argv[i]);
+			return 2;
+		}
+	if (geteuid())
+		die("bench: needs root (swap devices, THP knobs)");
+	mmf_bench_ctx_default(&ctx);
+	if (bc.mem)
+		ctx.mem_bytes = bc.mem;
+	if (swap_setup(ctx.mem_bytes, &env, err, sizeof(err)))
+		die("bench: %s", err);
+	for (int i = 0; i < env.nr_swaps; i++)
+		swaps[i] = env.swaps[i];
+	ctx.nr_swaps = env.nr_swaps;
+	ctx.swaps = swaps;
+	ctx.swap_prios = env.prio;
+	ctx.j = env.j;
+	if (!bc.json)
+		printf("bench: %zu MiB, %d CPU(s), %d swap device(s) of ours, %d run(s) each\n",
+		       ctx.mem_bytes >> 20, ctx.cpus, ctx.nr_swaps, bc.runs);
+	for (int i = optind; i < argc; i++)
+		for (size_t k = 0; k < mmf_nr_benches; k++)
+			if (!strcmp(argv[i], "all") || !strcmp(argv[i], mmf_benches[k].name))
+				failed |= run_bench(&bc, &mmf_benches[k], &ctx) > 0;
+	if (mmf_env_teardown(&env)) {
+		warnx_("bench: some changes were left for 'mmfuzz cleanup'");
+		failed = 1;
+	}
+	return failed;
+}
