@@ -65,6 +65,9 @@ if [ -z "$ksrc" ]; then
 else
 	[ -d "$ksrc" ] || die "KSRC=$ksrc is not a directory"
 	ksrc=$(cd "$ksrc" && pwd -P)
+	# Our own unpacked tarball, named: the same kernel as without KSRC.
+	[ "$ksrc" = "$(cd "$cache/src" && pwd -P)/linux-source-6.12" ] &&
+		treeid=$(cat "$ksrc.id" 2>/dev/null)
 fi
 for f in Makefile Kconfig scripts/kconfig/merge_config.sh "arch/$srcarch/Kconfig"; do
 	[ -f "$ksrc/$f" ] || die "KSRC=$ksrc is not a Linux kernel source tree (no $f)"
