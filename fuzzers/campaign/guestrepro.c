@@ -41,6 +41,24 @@ static void info(struct mmf_guest_repro *g, const char *fmt, ...)
 	va_end(ap);
 }
 
+int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, const char *kernel,
+			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n)
+{
+	o->arch = mmf_vm_arch_find(arch ? arch : "x86_64");
+	if (!o->arch) {
+		snprintf(err, n, "unknown arch '%s' (x86_64, arm64)", arch);
+		return -1;
+	}
+	if (kernel && !strcmp(kernel, "default"))
+		kernel = NULL;
+	if (mmf_vm_images(o->arch, kernel, initrd, im, err, n))
+		return -1;
+	o->kernel = im->kernel;
+	o->initrd = im->initrd;
+	o->accel = mmf_vm_accel_detect(o->arch, im->kernel);
+	return 0;
+}
+
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o)
 {
 	struct mmf_guest_repro *g = xcalloc(1, sizeof(*g));
@@ -129,6 +147,7 @@ static int boot_once(struct mmf_guest_repro *g)
 	struct mmf_vm_config c = {
 		.arch = g->o.arch, .accel = g->o.accel, .kernel = g->o.kernel,
 		.initrd = g->o.initrd, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
+		.numa_nodes = 2,
 		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
 		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,
 		.append = g->o.append,

@@ -31,6 +31,15 @@ struct mmf_guest_repro_opts {
 
 struct mmf_guest_repro;
 
+/*
+ * Fill o's arch, kernel, initrd and accelerator for an arch name and a
+ * kernel (NULL or "default": the newest fuzzing kernel, else Debian's;
+ * "debian"; or an image), building the initramfs if needed; im holds the
+ * paths and must outlive the guests. 0, or -1 and err.
+ */
+int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, const char *kernel,
+			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
+
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o);
 /* mmf_repro_ops.run: ctx is a struct mmf_guest_repro. */
 int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign/guestrepro.h"
 #include "cmd/cmds.h"
 #include "exec/exec.h"
 #include "fuzz/env.h"
@@ -15,8 +16,11 @@
 #include "util/util.h"
 
 static const char usage[] =
-	"usage: mmfuzz exec --native [options] FILE...\n"
+	"usage: mmfuzz exec (--native | --kernel K [--arch A]) [options] FILE...\n"
 	"  --native           run on the running kernel (required outside a guest)\n"
+	"  --kernel K         run in a guest booting K ('default', 'debian' or an image):\n"
+	"                     each program's reports only, a fresh guest after a kernel report\n"
+	"  --arch A           the guest's arch: x86_64 (default), arm64\n"
 	"  --timeout T        per-program timeout, e.g. 30, 500ms (default 30s)\n"
 	"  --no-env           no swap devices or memory cgroup of our own\n"
 	"  --quiet            print reports and the summary only\n"
@@ -49,10 +53,50 @@ static const char *const status_name[] = {
 	[MMF_RUN_KILLED] = "killed", [MMF_RUN_CRASHED] = "crashed",
 };
 
+/* Each program once in a guest; its reports' titles, exit 3 if any. */
+static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, const char *arch,
+			 const char *kernel, int timeout_ms)
+{
+	char work[] = "/var/tmp/mmfuzz-exec.XXXXXX", err[512];
+	struct mmf_guest_repro_opts go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = timeout_ms,
+					   .info = stdout };
+	struct mmf_guest_repro *g;
+	struct mmf_vm_images im;
+	int reports = 0, rc = 0;
+
+	if (mmf_guest_repro_setup(&go, arch, kernel, NULL, &im, err, sizeof(err)))
+		die("exec: %s", err);
+	if (!mkdtemp(work))
+		die("exec: %s: %s", work, strerror(errno));
+	go.workdir = work;
+	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.arch->name,
+	       mmf_vm_accel_name(go.accel), im.kernel, work);
+	g = mmf_guest_repro_new(&go);
+	for (int i = 0; i < n && !rc; i++) {
+		struct strbuf titles;
+
+		sb_init(&titles);
+		if (mmf_guest_repro_titles(g, &progs[i], 1, &titles)) {
+			warnx_("%s: could not be run in the guest", paths[i]);
+			rc = 1;
+		}
+		printf("%s: %s\n", paths[i], titles.len ? "reports:" : rc ? "not run" : "no report");
+		for (char *p = titles.buf; p && *p; p = strchr(p, '\n') + 1, reports++)
+			printf("REPORT: %.*s\n", (int)strcspn(p, "\n"), p);
+		sb_free(&titles);
+	}
+	mmf_guest_repro_free(g);
+	mmf_vm_images_free(&im);
+	printf("%d program(s), %d report(s)\n", n, reports);
+	return rc ? rc : reports ? 3 : 0;
+}
+
 int cmd_exec(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "native", no_argument, NULL, 'n' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "arch", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "no-env", no_argument, NULL, 'E' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -65,6 +109,7 @@ int cmd_exec(int argc, char **argv)
 	};
 	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 };
 	bool native = false, env_on = true, quiet = false;
+	const char *kernel = NULL, *arch = NULL;
 	int c, nprogs, reports = 0, status = 0;
 	struct mmf_prog *progs;
 	struct mmf_env env;
@@ -74,6 +119,12 @@ int cmd_exec(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			native = true;
+			break;
+		case 'k':
+			kernel = optarg;
+			break;
+		case 'a':
+			arch = optarg;
 			break;
 		case 't':
 			eo.timeout_ms = parse_duration_ms(optarg);
@@ -108,7 +159,7 @@ int cmd_exec(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || !native) {
+	if (optind >= argc || (!native && !kernel)) {
 		warnx_(optind >= argc ? "exec: no program given" :
 		       "exec: refusing to run on the running kernel without --native");
 		return 2;
@@ -125,6 +176,8 @@ int cmd_exec(int argc, char **argv)
 			die("%s: %s", path, err);
 		free(text);
 	}
+	if (kernel)
+		return exec_in_guest(argv + optind, progs, nprogs, arch, kernel, eo.timeout_ms);
 	if (env_on && geteuid())
 		die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
 	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))

@@ -209,11 +209,8 @@ int cmd_repro(int argc, char **argv)
 	}
 	if (!rc.native == !(rc.kernel || rc.arch))
 		die("repro: say where: --native (the running kernel) or --kernel K --arch A");
-	if (!rc.native) {
-		rc.go.arch = mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64");
-		if (!rc.go.arch)
-			die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
-	}
+	if (!rc.native && !mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64"))
+		die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
 	dir = argv[optind];
 	if (mmf_crash_load(dir, &crash, err, sizeof(err)))
 		die("repro: %s", err);
@@ -235,12 +232,9 @@ int cmd_repro(int argc, char **argv)
 			die("repro: %s: %s", work, strerror(errno));
 		if (mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
 			die("repro: work directory %s is not writable", rc.go.workdir);
-		if (mmf_vm_images(rc.go.arch, rc.kernel && strcmp(rc.kernel, "default") ?
-				  rc.kernel : NULL, rc.initrd, &im, err, sizeof(err)))
+		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
+					  sizeof(err)))
 			die("repro: %s", err);
-		rc.go.kernel = im.kernel;
-		rc.go.initrd = im.initrd;
-		rc.go.accel = mmf_vm_accel_detect(rc.go.arch, rc.go.kernel);
 		rc.go.guest_args = rc.gargs;
 		rc.go.info = stdout;
 		printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,

@@ -100,7 +100,7 @@ int cmd_vm(int argc, char **argv)
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *out = "mmfuzz-vm";
 	const char *duration = "10m";
 	struct mmf_vm_config c = {
-		.mem_mb = 1024, .cpus = 2, .zram_mb = 64, .disks = mmf_vm_default_disks,
+		.mem_mb = 1024, .cpus = 2, .numa_nodes = 2, .zram_mb = 64, .disks = mmf_vm_default_disks,
 		.nr_disks = mmf_vm_nr_default_disks,
 	};
 	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop };

@@ -315,6 +315,7 @@ static int kernels(struct run *run, char *err, size_t n)
 
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		const char *src = o->side[s].src;
+		struct mmf_guest_repro_opts go = { 0 };
 		char *kernel = NULL;
 		int r;
 
@@ -329,12 +330,12 @@ static int kernels(struct run *run, char *err, size_t n)
 			snprintf(err, n, "%s: a patch needs a kernel tree", side_name[s]);
 			return -1;
 		}
-		r = mmf_vm_images(o->arch, kernel ? kernel : strcmp(src, "debian") ? NULL : src,
-				  NULL, &run->im[s], err, n);
+		r = mmf_guest_repro_setup(&go, o->arch->name, kernel ? kernel : src, NULL,
+					  &run->im[s], err, n);
 		free(kernel);
 		if (r)
 			return -1;
-		run->accel[s] = mmf_vm_accel_detect(o->arch, run->im[s].kernel);
+		run->accel[s] = go.accel;
 		run->r->kernel[s] = xstrdup(run->im[s].kernel);
 		info(o, "%s: %s under %s", side_name[s], run->im[s].kernel,
 		     mmf_vm_accel_name(run->accel[s]));

@@ -132,6 +132,20 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	 */
 	add(&a, "-smp");
 	add_own(&a, xasprintf("%d,sockets=%d", c->cpus, c->cpus));
+	for (int i = 0; c->numa_nodes > 1 && i < c->numa_nodes; i++) {
+		int mb = c->mem_mb / c->numa_nodes + (i ? 0 : c->mem_mb % c->numa_nodes);
+		int lo = i * c->cpus / c->numa_nodes, hi = (i + 1) * c->cpus / c->numa_nodes - 1;
+
+		add(&a, "-object");
+		add_own(&a, xasprintf("memory-backend-ram,id=node%d,size=%dM", i, mb));
+		add(&a, "-numa");
+		/* More nodes than CPUs: the rest hold memory only. */
+		if (hi >= lo)
+			add_own(&a, xasprintf("node,nodeid=%d,memdev=node%d,cpus=%d-%d", i, i,
+					      lo, hi));
+		else
+			add_own(&a, xasprintf("node,nodeid=%d,memdev=node%d", i, i));
+	}
 	add(&a, "-kernel");
 	add(&a, c->kernel);
 	add(&a, "-initrd");

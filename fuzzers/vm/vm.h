@@ -82,6 +82,11 @@ struct mmf_vm_config {
 	const char *exec_log;	/* host file the guest's execution log is appended to */
 	int mem_mb;
 	int cpus;
+	/*
+	 * NUMA nodes (0 or 1: none): memory split evenly, CPUs in blocks,
+	 * so that mbind and migration have somewhere to go.
+	 */
+	int numa_nodes;
 	const struct mmf_vm_disk *disks;
 	size_t nr_disks;
 	int zram_mb;		/* guest zram swap device size, 0 for none */

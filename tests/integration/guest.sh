@@ -26,6 +26,8 @@ guest_fuzz() {
 
 	# The guest: both CPUs, programs run, swap used.
 	grep -aq '^mmfuzz-init: 2 CPUs online' "$console" || fail "$arch: the guest saw no 2 CPUs"
+	grep -aq '^mmfuzz-init: NUMA nodes online: 0-1' "$console" ||
+		fail "$arch: the guest has no two NUMA nodes"
 	summary=$(grep -a '^mmfuzz: [0-9]* programs, ' "$console" | tail -n 1)
 	n=$(sed 's/^mmfuzz: \([0-9]*\) programs.*/\1/' <<<"$summary")
 	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "$arch: no program ran: '$summary'"
