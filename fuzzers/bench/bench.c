@@ -79,38 +79,24 @@ void mmf_bench_add(struct mmf_bench_result *res, const char *name, const char *u
 /* Units are static strings: parsing maps a unit back to one of these. */
 static const char *const units[] = { "ms", "us", "ns", "pages", "faults", "ns/call", "folios", "" };
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	sb_puts(sb, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			sb_printf(sb, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			sb_printf(sb, "\\u%04x", *s);
-		else
-			sb_add(sb, s, 1);
-	}
-	sb_puts(sb, "\"");
-}
-
 void mmf_bench_json(const char *bench, int run, const struct mmf_bench_result *res,
 		    struct strbuf *sb)
 {
 	sb_puts(sb, "{\"bench\":");
-	json_str(sb, bench);
+	sb_json_str(sb, bench);
 	sb_printf(sb, ",\"run\":%d,\"metrics\":{", run);
 	for (int i = 0; i < res->nr; i++) {
 		const struct mmf_metric *m = &res->m[i];
 
 		if (i)
 			sb_puts(sb, ",");
-		json_str(sb, m->name);
+		sb_json_str(sb, m->name);
 		/* %.15g: exact for counts, and short for times. */
 		if (isfinite(m->value))
 			sb_printf(sb, ":{\"value\":%.15g,\"unit\":", m->value);
 		else
 			sb_puts(sb, ":{\"value\":null,\"unit\":");
-		json_str(sb, m->unit ? m->unit : "");
+		sb_json_str(sb, m->unit ? m->unit : "");
 		sb_printf(sb, ",\"better\":\"%s\"}", m->higher_is_better ? "higher" : "lower");
 	}
 	sb_puts(sb, "}}");

@@ -97,36 +97,21 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 	}
 }
 
-/* A JSON string: the texts here are titles, names and paths. */
-static void jstr(struct strbuf *sb, const char *s)
-{
-	sb_puts(sb, "\"");
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			sb_printf(sb, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			sb_printf(sb, "\\u%04x", *s);
-		else
-			sb_add(sb, s, 1);
-	}
-	sb_puts(sb, "\"");
-}
-
 void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 {
 	sb_printf(sb, "{\"regressed\":%s,\"regressions\":%d,\"base\":",
 		  r->regressions ? "true" : "false", r->regressions);
-	jstr(sb, r->kernel[0]);
+	sb_json_str(sb, r->kernel[0]);
 	sb_puts(sb, ",\"patched\":");
-	jstr(sb, r->kernel[1]);
+	sb_json_str(sb, r->kernel[1]);
 	sb_puts(sb, ",\"cases\":[");
 	for (int i = 0; i < r->nr_cases; i++) {
 		const struct mmf_val_case *c = &r->cases[i];
 
 		sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
-		jstr(sb, c->name);
+		sb_json_str(sb, c->name);
 		sb_puts(sb, ",\"verdict\":");
-		jstr(sb, c->verdict);
+		sb_json_str(sb, c->verdict);
 		sb_printf(sb, ",\"base\":{\"hits\":%d,\"runs\":%d},\"patched\":{\"hits\":%d,"
 			  "\"runs\":%d}}", c->hits[0], c->runs[0], c->hits[1], c->runs[1]);
 	}
@@ -135,18 +120,18 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 		const struct mmf_val_metric *m = &r->metrics[i];
 
 		sb_puts(sb, i ? ",{\"bench\":" : "{\"bench\":");
-		jstr(sb, m->bench);
+		sb_json_str(sb, m->bench);
 		sb_puts(sb, ",\"metric\":");
-		jstr(sb, m->name);
+		sb_json_str(sb, m->name);
 		sb_puts(sb, ",\"unit\":");
-		jstr(sb, m->unit);
+		sb_json_str(sb, m->unit);
 		for (int s = 0; s < MMF_NR_SIDES; s++)
 			sb_printf(sb, ",\"%s\":{\"n\":%d,\"mean\":%.6g,\"stddev\":%.6g,"
 				  "\"median\":%.6g}", s ? "patched" : "base", m->st[s].n,
 				  m->st[s].mean, m->st[s].stddev, m->st[s].median);
 		sb_printf(sb, ",\"change\":%.6g,\"p\":%.6g,\"verdict\":",
 			  isfinite(m->change) ? m->change : 1e308, m->p);
-		jstr(sb, m->verdict);
+		sb_json_str(sb, m->verdict);
 		sb_puts(sb, "}");
 	}
 	sb_printf(sb, "],\"fuzzed\":%s,\"titles\":{\"base\":%d,\"patched\":%d},"
@@ -155,7 +140,7 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 	for (int i = 0; i < r->nr_only_patched; i++) {
 		if (i)
 			sb_puts(sb, ",");
-		jstr(sb, r->only_patched[i]);
+		sb_json_str(sb, r->only_patched[i]);
 	}
 	sb_puts(sb, "]}\n");
 }
