@@ -325,7 +325,7 @@ static size_t utf8_len(const unsigned char *s)
 
 void sb_json_str(struct strbuf *sb, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
 
 	sb_add(sb, "\"", 1);
 	while (*s) {

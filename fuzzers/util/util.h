@@ -42,7 +42,7 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(pr
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Hand the NUL-terminated buffer to the caller; sb is empty after. */
 char *sb_detach(struct strbuf *sb);
-/* Append s as a JSON string; invalid UTF-8 becomes U+FFFD, so the output is valid. */
+/* Append s (NULL: "") as a JSON string; invalid UTF-8 becomes U+FFFD, so the output is valid. */
 void sb_json_str(struct strbuf *sb, const char *s);
 
 /* Read a whole file; NULL with errno set on failure. *len excludes the NUL. */
