@@ -25,6 +25,9 @@ static const char usage[] =
 	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
 	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
 	"  --no-zram           no zram swap device\n"
+	"  --no-loop           no loop device swap\n"
+	"  --stress LIST       stressors beside the fuzzer, NAME[:KEY=N...][,NAME...],\n"
+	"                      'all' or 'none' (default: see 'mmfuzz stress --list')\n"
 	"  --swap PATH         cycle this existing swap device instead of making any\n"
 	"                      (repeatable; for guests, whose init made them)\n"
 	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
@@ -45,6 +48,8 @@ int cmd_fuzz(int argc, char **argv)
 		{ "swapdir", required_argument, NULL, 'D' },
 		{ "cgroup-limit", required_argument, NULL, 'L' },
 		{ "no-zram", no_argument, NULL, 'Z' },
+		{ "no-loop", no_argument, NULL, 'N' },
+		{ "stress", required_argument, NULL, 'T' },
 		{ "swap", required_argument, NULL, 'W' },
 		{ "exec-log", required_argument, NULL, 'l' },
 		{ "print-reports", no_argument, NULL, 'P' },
@@ -61,6 +66,7 @@ int cmd_fuzz(int argc, char **argv)
 	struct mmf_fuzz_stats st;
 	struct mmf_env env;
 	bool native = false;
+	const char *stress = mmf_stress_default;
 	char err[256], *probe;
 	int c, fd, rc, nr_use = 0;
 
@@ -100,6 +106,12 @@ int cmd_fuzz(int argc, char **argv)
 		case 'Z':
 			eo.zram = false;
 			break;
+		case 'N':
+			eo.loop = false;
+			break;
+		case 'T':
+			stress = optarg;
+			break;
 		case 'l':
 			fo.exec_log = optarg;
 			break;
@@ -133,6 +145,8 @@ int cmd_fuzz(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (mmf_stress_parse(stress, &fo.stress, err, sizeof(err)))
+		die("fuzz: %s", err);
 	if (!native)
 		die("fuzz: refusing to fuzz the running kernel without --native");
 	if (geteuid())
@@ -149,8 +163,8 @@ int cmd_fuzz(int argc, char **argv)
 		die("fuzz: %s", err);
 	printf("mmfuzz: fuzzing natively, seed %llu, %d swap device(s):",
 	       (unsigned long long)fo.seed, env.nr_swaps);
-	for (int i = 0; i < env.nr_swaps; i++)
-		printf(" %s", env.swaps[i]);
+	for (int i = 0; i < env.set.nr; i++)
+		printf(" %s", env.set.path[i]);
 	printf(", cgroup limit %lld MiB, output in %s\n", (long long)eo.cg_limit >> 20, fo.out);
 	fflush(stdout);
 	rc = mmf_fuzz_run(&fo, &env, &st);

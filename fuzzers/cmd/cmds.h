@@ -16,5 +16,6 @@ int cmd_symbolize(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
 
 #endif

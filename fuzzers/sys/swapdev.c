@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sys/journal.h"
+#include "sys/loopdev.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
@@ -42,8 +43,7 @@ static long page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-/* Fill page (page_size() bytes, zeroed) with a v1 header for pages pages. */
-static void make_swap_header(unsigned char *page, uint64_t pages)
+void mmf_swap_header(unsigned char *page, uint64_t pages)
 {
 	struct swap_header_info *h = (struct swap_header_info *)page;
 	long pg = page_size();
@@ -62,7 +62,7 @@ static void make_swap_header(unsigned char *page, uint64_t pages)
 	memcpy(page + pg - 10, "SWAPSPACE2", 10);
 }
 
-static int check_args(uint64_t size_bytes, int prio, uint64_t *pages)
+int mmf_swap_check_args(uint64_t size_bytes, int prio, uint64_t *pages)
 {
 	*pages = size_bytes / page_size();
 	if (*pages < MIN_SWAP_PAGES)
@@ -106,7 +106,7 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	unsigned char *buf = xcalloc(1, chunk);
 	int ret = 0;
 
-	make_swap_header(buf, pages);
+	mmf_swap_header(buf, pages);
 	while (left) {
 		size_t n = MIN(left, chunk);
 
@@ -132,7 +132,7 @@ int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes
 	struct stat st;
 	int fd, ret;
 
-	ret = check_args(size_bytes, prio, &pages);
+	ret = mmf_swap_check_args(size_bytes, prio, &pages);
 	if (ret < 0)
 		return ret;
 	if (!dir)
@@ -316,7 +316,7 @@ static int zram_setup(int id, uint64_t pages)
 	if (fd < 0)
 		return mmf_sys_fail(errno, "open %s", dev);
 	page = xcalloc(1, page_size());
-	make_swap_header(page, pages);
+	mmf_swap_header(page, pages);
 	if (write_all(fd, page, page_size()) || fsync(fd))
 		ret = mmf_sys_fail(errno, "write swap header to %s", dev);
 	free(page);
@@ -330,7 +330,7 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 	uint64_t pages;
 	int id, ret;
 
-	ret = check_args(size_bytes, prio, &pages);
+	ret = mmf_swap_check_args(size_bytes, prio, &pages);
 	if (ret < 0)
 		return ret;
 	ret = zram_control_ready(j);
@@ -372,6 +372,9 @@ int mmf_swapdev_remove(struct mmf_journal *j, const char *path)
 	bool zram = !strncmp(path, "/dev/zram", 9);
 	const char *key = zram ? path + 9 : NULL;
 	int ret;
+
+	if (!strncmp(path, "/dev/loop", 9))
+		return mmf_loop_swap_remove(j, path);
 
 	if (!mmf_journal_has(j, MMF_J_SWAPON, path) && !mmf_journal_has(j, MMF_J_FILE, path) &&
 	    !(zram && mmf_journal_has(j, MMF_J_ZRAM, key)))
