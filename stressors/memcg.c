@@ -21,9 +21,10 @@ struct squeeze {
 	uint64_t oom_kills;
 };
 
-int mmf_memcg_make(struct mmf_journal *j, int64_t limit, struct mmf_cgroup **cgp)
+int mmf_memcg_make(struct mmf_journal *j, const char *name, int64_t limit,
+		   struct mmf_cgroup **cgp)
 {
-	int r = mmf_cg_create(j, NULL, cgp);
+	int r = mmf_cg_create(j, name, cgp);
 
 	if (r >= 0)
 		r = mmf_cg_set_limit(*cgp, limit, limit * 3 / 4, -1);

@@ -12,10 +12,11 @@ struct mmf_journal;
 struct mmf_cgroup;
 
 /*
- * A cgroup mmfuzz.<pid> limited to limit bytes (high or the soft limit at
+ * A cgroup mmfuzz.<pid>[.name] limited to limit bytes (high or the soft limit at
  * 3/4 of it), so that programs reclaim. 0 or -errno (mmf_sys_err()).
  */
-int mmf_memcg_make(struct mmf_journal *j, int64_t limit, struct mmf_cgroup **cgp);
+int mmf_memcg_make(struct mmf_journal *j, const char *name, int64_t limit,
+		   struct mmf_cgroup **cgp);
 
 /*
  * The squeeze's next limits from the base limit and a random r in [0, 1):

@@ -44,6 +44,11 @@ struct mmf_stress_run {
 
 static atomic_bool stopping;
 
+bool mmf_stress_stopping(void)
+{
+	return atomic_load(&stopping);
+}
+
 /* Sleep ms, waking early when the run stops. */
 static void nap(int ms)
 {

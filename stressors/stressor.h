@@ -115,6 +115,9 @@ pid_t mmf_stress_pid(const struct mmf_stress_run *r);
  */
 void mmf_stress_stop(struct mmf_stress_run *r);
 
+/* For a step that blocks long (stress-ng): the run is ending, return soon. */
+bool mmf_stress_stopping(void);
+
 /* Tolerated errors: what a kernel under memory pressure answers. */
 bool mmf_stress_expected(int err);
 

@@ -46,7 +46,7 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 		env->swaps[i] = env->set.path[i];
 	env->cg_limit = o->cg_limit;
 	if (o->cg_limit > 0) {
-		r = mmf_memcg_make(env->j, o->cg_limit, &env->cg);
+		r = mmf_memcg_make(env->j, NULL, o->cg_limit, &env->cg);
 		if (r < 0) {
 			snprintf(err, n, "memory cgroup: %s", mmf_sys_err());
 			goto fail;
