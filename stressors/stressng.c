@@ -142,22 +142,53 @@ static void stressng_teardown(struct mmf_stress_ctx *c)
 	mmf_cg_destroy(c->priv);
 }
 
-static void __attribute__((noreturn)) child(struct mmf_stress_ctx *c, int out, char **argv)
-{
-	char path[PATH_MAX];
-	int fd;
+static volatile sig_atomic_t got_sig;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+static void on_sig(int sig)
+{
+	got_sig = sig;
+}
+
+/*
+ * Between the runner and stress-ng, a supervisor in a process group of its
+ * own: when the runner dies (SIGKILL of the run), it kills the whole group,
+ * which SIGKILL of stress-ng alone would not do (its klog monitor lives on).
+ * A SIGTERM, the run's orderly end, goes to stress-ng, which stops its
+ * workers itself.
+ */
+static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int out, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	char path[PATH_MAX];
+	pid_t pid;
+	int fd, st;
+
 	setpgid(0, 0);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGHUP);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", mmf_cg_path(c->priv));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || dprintf(fd, "%d\n", getpid()) < 0)
 		_exit(126);	/* unbounded otherwise */
 	close(fd);
-	dup2(out, 1);
-	dup2(out, 2);
-	execvp("stress-ng", argv);
-	_exit(127);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		dup2(out, 1);
+		dup2(out, 2);
+		execvp("stress-ng", argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR || got_sig == SIGHUP)
+			kill(0, SIGKILL);
+		if (got_sig == SIGTERM)
+			kill(pid, SIGTERM);
+		got_sig = 0;
+	}
+	_exit(pid < 0 ? 127 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
 static int stressng_step(struct mmf_stress_ctx *c)
@@ -188,7 +219,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 	}
 	pid = fork();
 	if (pid == 0)
-		child(c, p[1], argv);
+		supervise(c, p[1], argv);
 	close(p[1]);
 	sb_init(&out);
 	while (pid > 0) {
@@ -212,7 +243,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		ret = mmf_sys_fail(errno, "stress-ng: wait");
 	else if (out.buf && mmf_stressng_title(out.buf, title, sizeof(title)))
 		c->t->report(c->t->report_arg, title, out.buf);
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == 1)
+	else if (WEXITSTATUS(st) == 1)
 		ret = mmf_sys_fail(EINVAL, "stress-ng %s: usage error (exit status 1)", prof[0]);
 	sb_free(&out);
 	free(tmp);
