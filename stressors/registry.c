@@ -125,7 +125,8 @@ int mmf_stress_parse(const char *spec, struct mmf_stress_sel *sel, char *err, si
 	} else {
 		copy = xstrdup(spec);
 	}
-	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save))
+	/* '+' too: a guest's kernel command line turns commas into spaces. */
+	for (item = strtok_r(copy, ",+", &save); item && !ret; item = strtok_r(NULL, ",+", &save))
 		ret = add(sel, item, err, n);
 	free(copy);
 	if (!ret && !sel->nr) {

@@ -93,7 +93,7 @@ struct mmf_stress_sel {
 };
 
 /*
- * Parse "NAME[:KEY=VALUE...][,NAME...]", "all" or "none". 0, or -1 with a
+ * Parse "NAME[:KEY=VALUE...][,NAME...]" ('+' works as ','), "all" or "none". 0, or -1 with a
  * one-line message in err.
  */
 int mmf_stress_parse(const char *spec, struct mmf_stress_sel *sel, char *err, size_t n);

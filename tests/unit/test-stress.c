@@ -25,6 +25,7 @@ static void test_parse(void)
 	/* Named twice: one stressor, the later options win. */
 	CHECK(!mmf_stress_parse("ksm:scan=5,ksm:area=2", &sel, err, sizeof(err)), "%s", err);
 	CHECK(sel.nr == 1 && sel.opt[0][0] == 5 && sel.opt[0][1] == 2, "merged");
+	CHECK(!mmf_stress_parse("swap+uring", &sel, err, sizeof(err)) && sel.nr == 2, "plus");
 	CHECK(!mmf_stress_parse("none", &sel, err, sizeof(err)) && sel.nr == 0, "none");
 	CHECK(!mmf_stress_parse("all", &sel, err, sizeof(err)) &&
 	      sel.nr == (int)mmf_nr_stressors, "all: %d", sel.nr);
