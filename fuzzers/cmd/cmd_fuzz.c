@@ -21,15 +21,9 @@ static const char usage[] =
 	"  --out DIR           reports, programs and exec.log (default mmfuzz-out)\n"
 	"  --timeout T         per-program timeout, e.g. 30, 500ms (default 30s)\n"
 	"  --calls N           maximum calls of a generated program (default 24)\n"
-	"  --swap-size MB      size of each swap device (default 256)\n"
-	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
-	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
-	"  --no-zram           no zram swap device\n"
-	"  --no-loop           no loop device swap\n"
+	CMD_ENV_USAGE
 	"  --stress LIST       stressors beside the fuzzer, NAME[:KEY=N...][,NAME...],\n"
 	"                      'all' or 'none' (default: see 'mmfuzz stress --list')\n"
-	"  --swap PATH         cycle this existing swap device instead of making any\n"
-	"                      (repeatable; for guests, whose init made them)\n"
 	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
 	"  --print-reports     print whole reports, not only their titles\n"
 	"  --lkdtm TYPE[:N]    test hook: provoke LKDTM TYPE after N programs (default 5)\n"
@@ -44,13 +38,8 @@ int cmd_fuzz(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "calls", required_argument, NULL, 'c' },
-		{ "swap-size", required_argument, NULL, 'S' },
-		{ "swapdir", required_argument, NULL, 'D' },
-		{ "cgroup-limit", required_argument, NULL, 'L' },
-		{ "no-zram", no_argument, NULL, 'Z' },
-		{ "no-loop", no_argument, NULL, 'N' },
+		CMD_ENV_LONGOPTS,
 		{ "stress", required_argument, NULL, 'T' },
-		{ "swap", required_argument, NULL, 'W' },
 		{ "exec-log", required_argument, NULL, 'l' },
 		{ "print-reports", no_argument, NULL, 'P' },
 		{ "lkdtm", required_argument, NULL, 'K' },
@@ -68,7 +57,7 @@ int cmd_fuzz(int argc, char **argv)
 	bool native = false;
 	const char *stress = mmf_stress_default;
 	char err[256], *probe;
-	int c, fd, rc, nr_use = 0;
+	int c, fd, rc;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -94,21 +83,6 @@ int cmd_fuzz(int argc, char **argv)
 		case 'c':
 			fo.max_calls = MAX(1, MIN(atoi(optarg), MMF_MAX_STMTS / 2));
 			break;
-		case 'S':
-			eo.swap_bytes = strtoull(optarg, NULL, 10) << 20;
-			break;
-		case 'D':
-			eo.swapdir = optarg;
-			break;
-		case 'L':
-			eo.cg_limit = strtoll(optarg, NULL, 10) << 20;
-			break;
-		case 'Z':
-			eo.zram = false;
-			break;
-		case 'N':
-			eo.loop = false;
-			break;
 		case 'T':
 			stress = optarg;
 			break;
@@ -132,15 +106,12 @@ int cmd_fuzz(int argc, char **argv)
 		case 'X':
 			fo.stall_after = atoi(optarg);
 			break;
-		case 'W':
-			if (nr_use == MMF_NR_SWAPS)
-				die("fuzz: at most %d --swap devices", MMF_NR_SWAPS);
-			eo.use_swaps[nr_use++] = optarg;
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		default:
+			if (cmd_env_option("fuzz", c, optarg, &eo))
+				break;
 			fputs(usage, stderr);
 			return 2;
 		}

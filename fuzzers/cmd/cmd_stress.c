@@ -19,11 +19,7 @@ static const char usage[] =
 	"  --out DIR           samples.jsonl and reports (default mmfuzz-out)\n"
 	"  --seed N            random seed (default: from the clock)\n"
 	"  --hog MB            the workload in the cgroup, 0 for none (default: the limit)\n"
-	"  --cgroup-limit MB   memory cgroup limit, 0 for none (default 24)\n"
-	"  --swap-size MB      size of each swap device (default 256)\n"
-	"  --swapdir DIR       where swap and loop files go (default /var/tmp)\n"
-	"  --no-zram, --no-loop  no zram or no loop device swap\n"
-	"  --swap PATH         cycle this existing swap device instead of making any\n";
+	CMD_ENV_USAGE;
 
 int cmd_stress(int argc, char **argv)
 {
@@ -33,12 +29,7 @@ int cmd_stress(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "hog", required_argument, NULL, 'H' },
-		{ "cgroup-limit", required_argument, NULL, 'L' },
-		{ "swap-size", required_argument, NULL, 'S' },
-		{ "swapdir", required_argument, NULL, 'D' },
-		{ "no-zram", no_argument, NULL, 'Z' },
-		{ "no-loop", no_argument, NULL, 'N' },
-		{ "swap", required_argument, NULL, 'W' },
+		CMD_ENV_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -47,7 +38,7 @@ int cmd_stress(int argc, char **argv)
 		.seed = (uint64_t)time(NULL),
 	};
 	int64_t hog_mb = -1;
-	int c, nr_use = 0;
+	int c;
 	struct strbuf sb;
 	char err[256];
 
@@ -73,30 +64,12 @@ int cmd_stress(int argc, char **argv)
 		case 'H':
 			hog_mb = strtoll(optarg, NULL, 10);
 			break;
-		case 'L':
-			o.env.cg_limit = strtoll(optarg, NULL, 10) << 20;
-			break;
-		case 'S':
-			o.env.swap_bytes = strtoull(optarg, NULL, 10) << 20;
-			break;
-		case 'D':
-			o.env.swapdir = optarg;
-			break;
-		case 'Z':
-			o.env.zram = false;
-			break;
-		case 'N':
-			o.env.loop = false;
-			break;
-		case 'W':
-			if (nr_use == MMF_NR_SWAPS)
-				die("stress: at most %d --swap devices", MMF_NR_SWAPS);
-			o.env.use_swaps[nr_use++] = optarg;
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		default:
+			if (cmd_env_option("stress", c, optarg, &o.env))
+				break;
 			fputs(usage, stderr);
 			return 2;
 		}

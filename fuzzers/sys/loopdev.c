@@ -10,7 +10,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/loop.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +22,6 @@
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
-
-static atomic_int loop_seq;
 
 static int backing_of(const char *dev, char *buf, size_t n)
 {
@@ -51,25 +48,13 @@ int mmf_loop_destroy(const char *dev, const char *backing)
 	return ret < 0 ? mmf_sys_fail(-ret, "detach %s", dev) : 0;
 }
 
-/* The backing file: created O_EXCL, allocated (no holes under swap-out). */
+/* The backing file, allocated: no holes to fill under swap-out. */
 static int make_backing(struct mmf_journal *j, const char *dir, uint64_t bytes, char *path)
 {
-	int fd, ret;
+	int fd = mmf_swap_file_create(j, dir, "loop", path), ret;
 
-	for (;;) {
-		snprintf(path, PATH_MAX, "%s/mmfuzz-loop.%d.%d", dir, (int)getpid(),
-			 atomic_fetch_add(&loop_seq, 1));
-		ret = mmf_journal_add(j, MMF_J_FILE, path, NULL);
-		if (ret < 0)
-			return ret;
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			break;
-		ret = errno;
-		mmf_journal_done(j, MMF_J_FILE, path);
-		if (ret != EEXIST)
-			return mmf_sys_fail(ret, "create %s", path);
-	}
+	if (fd < 0)
+		return fd;
 	if (fallocate(fd, 0, 0, bytes) && ftruncate(fd, bytes)) {
 		ret = mmf_sys_fail(errno, "allocate %s", path);
 		close(fd);
@@ -146,21 +131,15 @@ int mmf_loop_swap_add(struct mmf_journal *j, const char *dir, uint64_t size_byte
 	ret = mmf_swap_check_args(size_bytes, prio, &pages);
 	if (ret < 0)
 		return ret;
-	fd = make_backing(j, dir ? dir : "/var/tmp", pages * sysconf(_SC_PAGESIZE), backing);
+	fd = make_backing(j, dir, pages * sysconf(_SC_PAGESIZE), backing);
 	if (fd < 0)
 		return fd;
 	ret = bind_free(j, fd, backing, dev);
 	close(fd);
 	if (ret == 0)
 		ret = write_header(dev, pages);
-	if (ret == 0) {
-		ret = mmf_journal_add(j, MMF_J_SWAPON, dev, NULL);
-		if (ret == 0) {
-			ret = mmf_swapon(dev, prio);
-			if (ret < 0)
-				mmf_journal_done(j, MMF_J_SWAPON, dev);
-		}
-	}
+	if (ret == 0)
+		ret = mmf_swapon_journaled(j, dev, prio);
 	if (ret == 0) {
 		snprintf(out_path, PATH_MAX, "%s", dev);
 		return 0;

@@ -90,6 +90,18 @@ int mmf_swapon(const char *path, int prio)
 	return 0;
 }
 
+int mmf_swapon_journaled(struct mmf_journal *j, const char *path, int prio)
+{
+	int ret = mmf_journal_add(j, MMF_J_SWAPON, path, NULL);
+
+	if (ret == 0) {
+		ret = mmf_swapon(path, prio);
+		if (ret < 0)
+			mmf_journal_done(j, MMF_J_SWAPON, path);
+	}
+	return ret;
+}
+
 int mmf_swapoff(const char *path)
 {
 	if (swapoff(path))
@@ -124,51 +136,55 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	return ret;
 }
 
-int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes,
-		     int prio, char *out_path)
+int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kind,
+			 char *path)
 {
-	char path[PATH_MAX];
-	uint64_t pages;
 	struct stat st;
 	int fd, ret;
 
-	ret = mmf_swap_check_args(size_bytes, prio, &pages);
-	if (ret < 0)
-		return ret;
 	if (!dir)
 		dir = "/var/tmp";
 	/* We create no directories: they would be changes to undo as well. */
 	if (stat(dir, &st))
 		return mmf_sys_fail(errno, "swap file directory %s", dir);
 	for (;;) {
-		if (snprintf(path, sizeof(path), "%s/mmfuzz-swap.%d.%d", dir, (int)getpid(),
-			     atomic_fetch_add(&swapfile_seq, 1)) >= (int)sizeof(path))
+		if (snprintf(path, PATH_MAX, "%s/mmfuzz-%s.%d.%d", dir, kind, (int)getpid(),
+			     atomic_fetch_add(&swapfile_seq, 1)) >= PATH_MAX)
 			return mmf_sys_fail(ENAMETOOLONG, "swap file directory %s", dir);
 		ret = mmf_journal_add(j, MMF_J_FILE, path, NULL);
 		if (ret < 0)
 			return ret;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0)
-			break;
+			return fd;
 		ret = errno;
 		/* Not created, so not ours: replay must leave it alone. */
 		mmf_journal_done(j, MMF_J_FILE, path);
 		if (ret != EEXIST)
 			return mmf_sys_fail(ret, "create %s", path);
 	}
+}
+
+int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes,
+		     int prio, char *out_path)
+{
+	char path[PATH_MAX];
+	uint64_t pages;
+	int fd, ret;
+
+	ret = mmf_swap_check_args(size_bytes, prio, &pages);
+	if (ret < 0)
+		return ret;
+	fd = mmf_swap_file_create(j, dir, "swap", path);
+	if (fd < 0)
+		return fd;
 	if (fchmod(fd, 0600))	/* whatever the umask: swap holds others' memory */
 		ret = mmf_sys_fail(errno, "chmod %s", path);
 	else
 		ret = fill_swapfile(fd, pages, path);
 	close(fd);
-	if (!ret) {
-		ret = mmf_journal_add(j, MMF_J_SWAPON, path, NULL);
-		if (!ret) {
-			ret = mmf_swapon(path, prio);
-			if (ret < 0)
-				mmf_journal_done(j, MMF_J_SWAPON, path);
-		}
-	}
+	if (!ret)
+		ret = mmf_swapon_journaled(j, path, prio);
 	if (ret < 0) {
 		unlink(path);
 		mmf_journal_done(j, MMF_J_FILE, path);
@@ -345,14 +361,8 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 	ret = mmf_journal_add(j, MMF_J_ZRAM, key, NULL);
 	if (ret == 0)
 		ret = zram_setup(id, pages);
-	if (ret == 0) {
-		ret = mmf_journal_add(j, MMF_J_SWAPON, dev, NULL);
-		if (ret == 0) {
-			ret = mmf_swapon(dev, prio);
-			if (ret < 0)
-				mmf_journal_done(j, MMF_J_SWAPON, dev);
-		}
-	}
+	if (ret == 0)
+		ret = mmf_swapon_journaled(j, dev, prio);
 	if (ret < 0) {
 		char msg[512];
 

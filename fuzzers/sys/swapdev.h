@@ -62,7 +62,16 @@ int mmf_swap_find(const char *path, struct mmf_swap_info *info);
  */
 int mmf_swapon(const char *path, int prio);
 int mmf_swapoff(const char *path);
+/* Journal the swapon of a device of ours, then swapon it (record done on failure). */
+int mmf_swapon_journaled(struct mmf_journal *j, const char *path, int prio);
 
+/*
+ * Create dir/mmfuzz-<kind>.<pid>.<n> (NULL dir: /var/tmp) O_EXCL, mode
+ * 0600, journaled first; path (PATH_MAX bytes) gets its name. The fd or
+ * -errno.
+ */
+int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kind,
+			 char *path);
 /* Fill page (page size, zeroed) with a v1 swap header for pages pages. */
 void mmf_swap_header(unsigned char *page, uint64_t pages);
 /* Pages of a swap area of size_bytes at prio, or -EINVAL/-EFBIG. */

@@ -60,6 +60,17 @@ check_clean() {
 		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(knobs) | grep '^[<>]')"
 }
 
+# After a SIGKILL: 'mmfuzz cleanup', then (the guardian may still be at
+# work) up to 10 s for the leftovers to go, then check_clean.
+cleanup_after_kill() {
+	"$MMFUZZ" cleanup
+	for _ in $(seq 50); do
+		[ -z "$(leftovers)" ] && break
+		sleep 0.2
+	done
+	check_clean
+}
+
 cleanup_tmp() {
 	rm -rf "$TMP"
 }

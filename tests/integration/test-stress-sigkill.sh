@@ -32,9 +32,4 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 [ -z "$left" ] || fail "stress-ng outlived the run: $left"
-"$MMFUZZ" cleanup
-for _ in $(seq 50); do
-	[ -z "$(leftovers)" ] && break
-	sleep 0.2
-done
-check_clean
+cleanup_after_kill
