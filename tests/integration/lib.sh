@@ -9,6 +9,17 @@ fail() {
 	exit 1
 }
 
+# expect_error WANT CMD...: CMD fails with one line of error that has WANT.
+expect_error() {
+	local want=$1
+	shift
+	local rc=0
+	"$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	[ $rc -ne 0 ] || fail "'$*' exited 0"
+	[ "$(wc -l <"$TMP/e")" -eq 1 ] || { cat "$TMP/e"; fail "'$*': not one line of error"; }
+	grep -q "$want" "$TMP/e" || { cat "$TMP/e"; fail "'$*': error lacks '$want'"; }
+}
+
 vmstat() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }

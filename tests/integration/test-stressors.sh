@@ -30,6 +30,9 @@ stress() {
 }
 
 "$MMFUZZ" stress --list | grep -q '^memcg ' || fail "--list lacks memcg"
+expect_error "unknown stressor 'nosuch'" "$MMFUZZ" stress memcg,nosuch
+expect_error "swap:hold=x: want a number" "$MMFUZZ" stress swap:hold=x
+expect_error "has no option 'speed'" "$MMFUZZ" fuzz --native --stress ksm:speed=1
 
 # The squeeze alone drives a workload as big as its cgroup into reclaim and swap.
 stress memcg 5
