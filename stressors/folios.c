@@ -90,6 +90,11 @@ static int folios_step(struct mmf_stress_ctx *c)
 	return r == -ENOENT ? 0 : r;
 }
 
+static void folios_teardown(struct mmf_stress_ctx *c)
+{
+	free(c->priv);
+}
+
 const struct mmf_stressor_info mmf_stressor_folios = {
 	.name = "folios",
 	.help = "large folios: mTHP sizes and shmem THP on/off, khugepaged, compaction, "
@@ -101,4 +106,5 @@ const struct mmf_stressor_info mmf_stressor_folios = {
 	},
 	.setup = folios_setup,
 	.step = folios_step,
+	.teardown = folios_teardown,
 };

@@ -191,7 +191,15 @@ pid_t mmf_stress_pid(const struct mmf_stress_run *r)
 static void wait_runner(pid_t pid)
 {
 	uint64_t t0 = now_ns();
+	int st;
 
+	/* Dead before we asked: a crash or the OOM killer, say so. */
+	if (waitpid(pid, &st, WNOHANG) == pid) {
+		if (WIFSIGNALED(st))
+			warnx_("stress: the runner died early of signal %d (%s): stressors stopped",
+			       WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return;
+	}
 	kill(pid, SIGTERM);
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
 		if (now_ns() - t0 > STOP_WAIT_MS * 1000000ULL) {
