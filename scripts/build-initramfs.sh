@@ -75,8 +75,10 @@ fi
 stressng=()
 if [ "${MMFUZZ_STRESSNG:-0}" = 1 ]; then
 	[ "$arch" = x86_64 ] || { echo "build-initramfs: stress-ng only for x86_64" >&2; exit 1; }
-	[ -x /usr/bin/stress-ng ] || { echo "build-initramfs: no stress-ng (scripts/setup.sh)" >&2; exit 1; }
-	stressng=(/usr/bin/stress-ng $(ldd /usr/bin/stress-ng | awk '/=> \// { print $3 } /^\t\// { print $1 }'))
+	[ -x /usr/bin/stress-ng ] ||
+		{ echo "build-initramfs: no stress-ng (scripts/setup.sh)" >&2; exit 1; }
+	stressng=(/usr/bin/stress-ng
+		$(ldd /usr/bin/stress-ng | awk '/=> \// { print $3 } /^\t\// { print $1 }'))
 fi
 
 hash=$({

@@ -20,7 +20,7 @@ static const struct cmd {
 	{ "vm", cmd_vm, "boot one guest (QEMU) that fuzzes its kernel, KVM or TCG" },
 	{ "campaign", cmd_campaign, "fuzz in N guests in parallel, findings into a crash store" },
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },
-	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM, ...) on their own" },
+	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
 };
 
 static void usage(FILE *f)

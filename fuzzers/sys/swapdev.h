@@ -33,8 +33,9 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 
 /*
  * Undo one device made by the two functions above (or a loop device of
- * sys/loopdev.h), now: swapoff, then remove the file, zram or loop device. -EPERM for a device that is not in
- * j; -ENOMEM from swapoff leaves everything in place (swap is full).
+ * sys/loopdev.h), now: swapoff, then remove the file, zram or loop device.
+ * -EPERM for a device that is not in j; -ENOMEM from swapoff leaves
+ * everything in place (swap is full).
  */
 int mmf_swapdev_remove(struct mmf_journal *j, const char *path);
 

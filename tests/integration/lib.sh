@@ -36,7 +36,8 @@ leftovers() {
 		find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
 		ls /run/mmfuzz 2>/dev/null | grep journal || true
 	} | while read -r line; do
-		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz-loop\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' <<<"$line")
+		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz-loop\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' \
+			<<<"$line")
 		[ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
 		echo "$line"
 	done
