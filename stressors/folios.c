@@ -83,7 +83,7 @@ static int folios_step(struct mmf_stress_ctx *c)
 		r = mmf_knob_set(c->t->j, ch->file, pick(c, ch));
 	}
 	/* Triggers, not settings: nothing to restore. */
-	if (mmf_rand_oneof(&c->rnd, 5))
+	if (mmf_rand_oneof(&c->rnd, 10))
 		mmf_sysfs_write("/proc/sys/vm/compact_memory", "1");
 	if (c->opt[OPT_DROP] && mmf_rand_oneof(&c->rnd, c->opt[OPT_DROP]))
 		mmf_sysfs_write("/proc/sys/vm/drop_caches", "1");

@@ -95,7 +95,7 @@ static int ksm_step(struct mmf_stress_ctx *c)
 	madvise(k->area + first * k->pg, n * k->pg, MADV_PAGEOUT);
 	r = knob(c, "pages_to_scan", 100 + mmf_rand_below(&c->rnd, 2 * c->opt[OPT_SCAN]));
 	if (r >= 0)
-		r = knob(c, "sleep_millisecs", mmf_rand_below(&c->rnd, 20));
+		r = knob(c, "sleep_millisecs", 5 + mmf_rand_below(&c->rnd, 20));
 	/* Unmerge everything now and then: it races with swap-in of KSM pages. */
 	if (r >= 0 && mmf_rand_oneof(&c->rnd, 30)) {
 		knob(c, "run", 2);
@@ -110,7 +110,7 @@ const struct mmf_stressor_info mmf_stressor_ksm = {
 		"unmerge at times",
 	.period_ms = 500,
 	.opts = {
-		{ "scan", "ksm pages_to_scan around this", 1000, 1, 100000 },
+		{ "scan", "ksm pages_to_scan around this", 300, 1, 100000 },
 		{ "area", "own mergeable area, MiB", 8, 1, 1024 },
 	},
 	.setup = ksm_setup,

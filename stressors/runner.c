@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,6 +121,8 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 	if (getppid() == 1)
 		_exit(0);
 	prctl(PR_SET_NAME, "mmfuzz-stress");
+	/* The fuzzer's programs come first; the threads inherit this. */
+	setpriority(PRIO_PROCESS, 0, 10);
 	if (!pthread_create(&th[nth], NULL, sample_thread, r))
 		nth++;
 	for (int i = 0; i < r->nr; i++) {
