@@ -27,17 +27,27 @@
 
 #define SAMPLE_MS	1000
 #define STOP_WAIT_MS	30000	/* a swapoff paging a device back in may take this */
+/*
+ * Stressors pause while the fuzzer has finished no program for this long:
+ * a hung fuzzer (or kernel task) must leave the console silent, for the
+ * campaign's hang detection and for a report's end to be seen, and the
+ * swap cycler's swapon lines would go on.
+ */
+#define IDLE_MS		5000
 
-/* Per stressor, shared with the runner (MAP_SHARED) for the end's report. */
-struct counts {
-	atomic_ullong steps, expected, failed;
-	char last[200];
+/* Shared with the runner (MAP_SHARED): the heartbeat, the end's report. */
+struct shared {
+	atomic_ullong beat_ns;	/* the fuzzer's last program; 0: no fuzzer */
+	struct counts {
+		atomic_ullong steps, expected, failed;
+		char last[200];
+	} n[MMF_STRESS_MAX];
 };
 
 struct mmf_stress_run {
 	int nr;
 	struct mmf_stress_ctx ctx[MMF_STRESS_MAX];
-	struct counts *counts;
+	struct shared *sh;
 	const struct mmf_stress_target *t;
 	char *samples;
 	pid_t pid;
@@ -64,14 +74,28 @@ static void nap(int ms)
 struct worker {
 	struct mmf_stress_ctx *c;
 	struct counts *n;
+	atomic_ullong *beat_ns;
 };
+
+static bool fuzzer_idle(atomic_ullong *beat_ns)
+{
+	uint64_t beat = atomic_load(beat_ns);
+
+	return beat && now_ns() - beat > IDLE_MS * 1000000ULL;
+}
 
 static void *stress_thread(void *arg)
 {
 	struct worker *w = arg;
 
 	while (!atomic_load(&stopping)) {
-		int r = w->c->info->step(w->c);
+		int r;
+
+		if (fuzzer_idle(w->beat_ns)) {
+			nap(w->c->info->period_ms);
+			continue;
+		}
+		r = w->c->info->step(w->c);
 
 		atomic_fetch_add(&w->n->steps, 1);
 		if (r < 0 && mmf_stress_expected(r)) {
@@ -126,7 +150,7 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 	if (!pthread_create(&th[nth], NULL, sample_thread, r))
 		nth++;
 	for (int i = 0; i < r->nr; i++) {
-		w[i] = (struct worker){ &r->ctx[i], &r->counts[i] };
+		w[i] = (struct worker){ &r->ctx[i], &r->sh->n[i], &r->sh->beat_ns };
 		if (!pthread_create(&th[nth], NULL, stress_thread, &w[i]))
 			nth++;
 	}
@@ -157,11 +181,11 @@ int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_t
 		}
 		r->nr++;
 	}
-	r->counts = mmap(NULL, MMF_STRESS_MAX * sizeof(*r->counts), PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r->counts == MAP_FAILED) {
+	r->sh = mmap(NULL, sizeof(*r->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	if (r->sh == MAP_FAILED) {
 		snprintf(err, n, "stress: mmap: %s", strerror(errno));
-		r->counts = NULL;
+		r->sh = NULL;
 		goto fail;
 	}
 	fflush(NULL);
@@ -184,6 +208,12 @@ fail:
 	r->pid = -1;
 	mmf_stress_stop(r);
 	return -1;
+}
+
+void mmf_stress_beat(struct mmf_stress_run *r)
+{
+	if (r && r->sh)
+		atomic_store(&r->sh->beat_ns, now_ns());
 }
 
 pid_t mmf_stress_pid(const struct mmf_stress_run *r)
@@ -244,19 +274,19 @@ void mmf_stress_stop(struct mmf_stress_run *r)
 
 		if (c->info->teardown)
 			c->info->teardown(c);
-		if (!r->counts)
+		if (!r->sh)
 			continue;
 		printf("stress: %-8s %llu steps, %llu expected errors, %llu failed%s%s\n",
-		       c->info->name, (unsigned long long)r->counts[i].steps,
-		       (unsigned long long)r->counts[i].expected,
-		       (unsigned long long)r->counts[i].failed,
-		       r->counts[i].failed ? ", last: " : "", r->counts[i].last);
+		       c->info->name, (unsigned long long)r->sh->n[i].steps,
+		       (unsigned long long)r->sh->n[i].expected,
+		       (unsigned long long)r->sh->n[i].failed,
+		       r->sh->n[i].failed ? ", last: " : "", r->sh->n[i].last);
 	}
 	if (r->pid > 0)
 		summarize(r->samples);
 	fflush(stdout);
-	if (r->counts)
-		munmap(r->counts, MMF_STRESS_MAX * sizeof(*r->counts));
+	if (r->sh)
+		munmap(r->sh, sizeof(*r->sh));
 	free(r->samples);
 	free(r);
 }

@@ -107,6 +107,11 @@ struct mmf_stress_run;
  */
 int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_target *t,
 		     uint64_t seed, struct mmf_stress_run **rp, char *err, size_t n);
+/*
+ * The fuzzer finished a program. Once called, the stressors pause while
+ * no call came for a few seconds: a hung fuzzer leaves the console quiet.
+ */
+void mmf_stress_beat(struct mmf_stress_run *r);
 /* The runner's pid (to kill it in tests), -1 when it has ended. */
 pid_t mmf_stress_pid(const struct mmf_stress_run *r);
 /*

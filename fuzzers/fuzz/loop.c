@@ -220,6 +220,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		}
 		mmf_exec_result_free(&r);
 		mmf_env_restore_swaps(env);
+		mmf_stress_beat(run);
 		if (now_ns() - last >= (uint64_t)o->progress_ms * 1000000) {
 			progress(st, t0, &v0, npool);
 			last = now_ns();
