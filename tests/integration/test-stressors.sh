@@ -24,7 +24,7 @@ stress() {
 	grep -q "^stress: ${name%%:*} .* 0 failed" "$TMP/${name%%:*}.log" ||
 		fail "stress $name: failed steps: $(cat "$TMP/${name%%:*}.log")"
 	grep -q '^summary: .* pswpout +' "$TMP/${name%%:*}.log" ||
-		fail "stress $name: no summary"
+		fail "stress $name: no summary: $(cat "$TMP/${name%%:*}.log")"
 	S=$TMP/${name%%:*}/samples.jsonl
 	[ "$(wc -l <"$S")" -ge "$secs" ] || fail "stress $name: too few samples"
 }
@@ -59,21 +59,22 @@ sys.exit(0 if any(devs(r) != devs(rows[0]) for r in rows) else 1)
 PY
 echo "swap: $(grep -c . "$S") samples, /proc/swaps changed"
 
-# Large folios: some mTHP size is switched during the run, all restored.
+# Large folios: THP knobs are switched during the run, all restored.
 T=/sys/kernel/mm/transparent_hugepage
-sizes_before=$(cat $T/hugepages-*/enabled | md5sum)
+thp() { cat $T/enabled $T/shmem_enabled $T/defrag $T/hugepages-*/*enabled | md5sum; }
+thp_before=$(thp)
 changed=0
-"$MMFUZZ" stress folios --duration 4s --out "$TMP/folios" --swap-size 64 --hog 0 \
+"$MMFUZZ" stress folios --duration 5s --out "$TMP/folios" --swap-size 64 --hog 0 \
 	>"$TMP/folios.log" 2>&1 &
 pid=$!
-for _ in $(seq 40); do
-	[ "$(cat $T/hugepages-*/enabled | md5sum)" != "$sizes_before" ] && changed=1
+for _ in $(seq 50); do
+	[ "$(thp)" != "$thp_before" ] && changed=1
 	sleep 0.1
 done
 wait $pid || fail "stress folios: $(cat "$TMP/folios.log")"
-[ $changed -eq 1 ] || fail "folios: no mTHP size was switched"
-[ "$(cat $T/hugepages-*/enabled | md5sum)" = "$sizes_before" ] || fail "folios: sizes not restored"
-echo "folios: mTHP sizes switched and restored, thp_split +$(delta "$TMP/folios/samples.jsonl" \
+[ $changed -eq 1 ] || fail "folios: no THP knob was switched: $(cat "$TMP/folios.log")"
+[ "$(thp)" = "$thp_before" ] || fail "folios: THP knobs not restored"
+echo "folios: THP knobs switched and restored, thp_split +$(delta "$TMP/folios/samples.jsonl" \
 	vmstat.thp_split_page vmstat.thp_split_pmd)"
 
 # KSM: ksmd scans (its own mergeable area is enough) and its knobs come back.
