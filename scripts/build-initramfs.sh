@@ -9,6 +9,10 @@
 # MODULES_DIR (.../lib/modules/VERSION, with modules.dep) is for kernels
 # with modules, like Debian's (scripts/fetch-kernel.sh): the modules init
 # loads and their dependencies go in, decompressed, with their load order.
+#
+# MMFUZZ_STRESSNG=1 adds the host's stress-ng and its shared libraries
+# (x86_64 only: Debian's is dynamic, ~33 MB with them, so it is opt-in)
+# for guests run with '--stress stressng,...'.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -68,8 +72,18 @@ if [ -n "$moddir" ]; then
 	done)
 fi
 
+stressng=()
+if [ "${MMFUZZ_STRESSNG:-0}" = 1 ]; then
+	[ "$arch" = x86_64 ] || { echo "build-initramfs: stress-ng only for x86_64" >&2; exit 1; }
+	[ -x /usr/bin/stress-ng ] ||
+		{ echo "build-initramfs: no stress-ng (scripts/setup.sh)" >&2; exit 1; }
+	stressng=(/usr/bin/stress-ng
+		$(ldd /usr/bin/stress-ng | awk '/=> \// { print $3 } /^\t\// { print $1 }'))
+fi
+
 hash=$({
-	sha256sum scripts/build-initramfs.sh kvm/init "$busybox" "$mmfuzz" | cut -d" " -f1
+	sha256sum scripts/build-initramfs.sh kvm/init "$busybox" "$mmfuzz" "${stressng[@]}" |
+		cut -d" " -f1
 	for ko in "${kos[@]}"; do
 		echo "${ko##*/}"
 		sha256sum <"$ko"
@@ -89,6 +103,10 @@ mkdir -p "$r/bin" "$r/dev" "$r/lib/modules"
 install -m 755 kvm/init "$r/init"
 install -m 755 "$busybox" "$r/bin/busybox"
 install -m 755 "$mmfuzz" "$r/bin/mmfuzz"
+# At their own paths: the dynamic loader finds them there as on the host.
+for f in "${stressng[@]}"; do
+	install -D -m 755 "$(readlink -f "$f")" "$r$f"
+done
 # Where the kernel has none of its own, init's stdio needs this node.
 mknod -m 600 "$r/dev/console" c 5 1 2>/dev/null || true
 for ko in "${kos[@]}"; do

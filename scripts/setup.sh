@@ -11,6 +11,7 @@ pkgs=(
 	util-linux		# swapon/swapoff/losetup for tests and triage
 	procps		# ps, free: test diagnostics
 	python3		# test helpers
+	stress-ng	# the stressng stressor (and, opt-in, x86_64 guests)
 	chromium	# renders the triage HTML page in a test (headless)
 	# fuzzing kernels (make kernel) and booting them under QEMU
 	bc bison flex libelf-dev libssl-dev cpio xz-utils	# kernel build

@@ -91,15 +91,20 @@ static int swap_setup(size_t mem, struct mmf_env *env, char *err, size_t n)
 	o.swap_bytes = MAX(mem + mem / 2, (size_t)64 << 20);
 	o.cg_limit = 0;
 	o.nr_swapfiles = 0;
+	o.loop = false;
 	if (mmf_env_setup(&o, env, err, n))
 		return -1;
-	if (env->nr_swaps == 1) {
-		if (mmf_zram_add(env->j, o.swap_bytes, env->prio[0], env->swaps[1]) < 0) {
+	if (env->set.nr == 1) {
+		struct mmf_swapset *set = &env->set;
+
+		if (mmf_zram_add(env->j, o.swap_bytes, set->prio[0], set->path[1]) < 0) {
 			snprintf(err, n, "second zram device: %s", mmf_sys_err());
 			mmf_env_teardown(env);
 			return -1;
 		}
-		env->prio[1] = env->prio[0];
+		set->prio[1] = set->prio[0];
+		set->nr = 2;
+		env->swaps[1] = set->path[1];
 		env->nr_swaps = 2;
 		return 0;
 	}
@@ -229,7 +234,7 @@ int cmd_bench(int argc, char **argv)
 		swaps[i] = env.swaps[i];
 	ctx.nr_swaps = env.nr_swaps;
 	ctx.swaps = swaps;
-	ctx.swap_prios = env.prio;
+	ctx.swap_prios = env.set.prio;
 	ctx.j = env.j;
 	if (!bc.json)
 		printf("bench: %zu MiB, %d CPU(s), %d swap device(s) of ours, %d run(s) each\n",

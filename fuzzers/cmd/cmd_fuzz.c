@@ -21,12 +21,9 @@ static const char usage[] =
 	"  --out DIR           reports, programs and exec.log (default mmfuzz-out)\n"
 	"  --timeout T         per-program timeout, e.g. 30, 500ms (default 30s)\n"
 	"  --calls N           maximum calls of a generated program (default 24)\n"
-	"  --swap-size MB      size of each swap device (default 256)\n"
-	"  --swapdir DIR       where swap files go (default /var/tmp)\n"
-	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n"
-	"  --no-zram           no zram swap device\n"
-	"  --swap PATH         cycle this existing swap device instead of making any\n"
-	"                      (repeatable; for guests, whose init made them)\n"
+	CMD_ENV_USAGE
+	"  --stress LIST       stressors beside the fuzzer, NAME[:KEY=N...][,NAME...],\n"
+	"                      'all' or 'none' (default: see 'mmfuzz stress --list')\n"
 	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
 	"  --print-reports     print whole reports, not only their titles\n"
 	"  --lkdtm TYPE[:N]    test hook: provoke LKDTM TYPE after N programs (default 5)\n"
@@ -41,11 +38,8 @@ int cmd_fuzz(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "calls", required_argument, NULL, 'c' },
-		{ "swap-size", required_argument, NULL, 'S' },
-		{ "swapdir", required_argument, NULL, 'D' },
-		{ "cgroup-limit", required_argument, NULL, 'L' },
-		{ "no-zram", no_argument, NULL, 'Z' },
-		{ "swap", required_argument, NULL, 'W' },
+		CMD_ENV_LONGOPTS,
+		{ "stress", required_argument, NULL, 'T' },
 		{ "exec-log", required_argument, NULL, 'l' },
 		{ "print-reports", no_argument, NULL, 'P' },
 		{ "lkdtm", required_argument, NULL, 'K' },
@@ -61,8 +55,9 @@ int cmd_fuzz(int argc, char **argv)
 	struct mmf_fuzz_stats st;
 	struct mmf_env env;
 	bool native = false;
+	const char *stress = mmf_stress_default;
 	char err[256], *probe;
-	int c, fd, rc, nr_use = 0;
+	int c, fd, rc;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -88,17 +83,8 @@ int cmd_fuzz(int argc, char **argv)
 		case 'c':
 			fo.max_calls = MAX(1, MIN(atoi(optarg), MMF_MAX_STMTS / 2));
 			break;
-		case 'S':
-			eo.swap_bytes = strtoull(optarg, NULL, 10) << 20;
-			break;
-		case 'D':
-			eo.swapdir = optarg;
-			break;
-		case 'L':
-			eo.cg_limit = strtoll(optarg, NULL, 10) << 20;
-			break;
-		case 'Z':
-			eo.zram = false;
+		case 'T':
+			stress = optarg;
 			break;
 		case 'l':
 			fo.exec_log = optarg;
@@ -120,19 +106,18 @@ int cmd_fuzz(int argc, char **argv)
 		case 'X':
 			fo.stall_after = atoi(optarg);
 			break;
-		case 'W':
-			if (nr_use == MMF_NR_SWAPS)
-				die("fuzz: at most %d --swap devices", MMF_NR_SWAPS);
-			eo.use_swaps[nr_use++] = optarg;
-			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
 		default:
+			if (cmd_env_option("fuzz", c, optarg, &eo))
+				break;
 			fputs(usage, stderr);
 			return 2;
 		}
 	}
+	if (mmf_stress_parse(stress, &fo.stress, err, sizeof(err)))
+		die("fuzz: %s", err);
 	if (!native)
 		die("fuzz: refusing to fuzz the running kernel without --native");
 	if (geteuid())
@@ -149,8 +134,8 @@ int cmd_fuzz(int argc, char **argv)
 		die("fuzz: %s", err);
 	printf("mmfuzz: fuzzing natively, seed %llu, %d swap device(s):",
 	       (unsigned long long)fo.seed, env.nr_swaps);
-	for (int i = 0; i < env.nr_swaps; i++)
-		printf(" %s", env.swaps[i]);
+	for (int i = 0; i < env.set.nr; i++)
+		printf(" %s", env.set.path[i]);
 	printf(", cgroup limit %lld MiB, output in %s\n", (long long)eo.cg_limit >> 20, fo.out);
 	fflush(stdout);
 	rc = mmf_fuzz_run(&fo, &env, &st);

@@ -22,6 +22,7 @@ static const struct cmd {
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },
 	{ "bench", cmd_bench, "run the mm benchmarks (swap, PAGEOUT, mlock) on this kernel" },
 	{ "validate", cmd_validate, "compare a base and a patched kernel: reproducers, benchmarks, fuzzing" },
+	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
 };
 
 static void usage(FILE *f)

@@ -4,25 +4,27 @@
 #include <string.h>
 
 #include "fuzz/env.h"
+#include "stressors/memcg.h"
 #include "sys/cgroup.h"
 #include "sys/journal.h"
-#include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
 
-/*
- * zram first and two files at one lower priority: the kernel round-robins
- * equal priorities, so swap entries spread over several devices.
- */
+/* zram, two files and a loop device: four kinds of swap-out and -in. */
 const struct mmf_env_opts mmf_env_defaults = {
 	.swap_bytes = 256 << 20,
 	.nr_swapfiles = 2,
 	.zram = true,
+	.loop = true,
 	.cg_limit = 24 << 20,
 };
 
 int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, size_t n)
 {
+	struct mmf_swapset_opts so = {
+		.dir = o->swapdir, .bytes = o->swap_bytes, .nr_files = o->nr_swapfiles,
+		.zram = o->zram, .loop = o->loop, .max = MMF_NR_SWAPS,
+	};
 	int r;
 
 	memset(env, 0, sizeof(*env));
@@ -32,31 +34,19 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 		return -1;
 	}
 	mmf_journal_guard(env->j);
-	for (int i = 0; i < MMF_NR_SWAPS && o->use_swaps[i]; i++) {
-		struct mmf_swap_info info;
-
-		snprintf(env->swaps[i], sizeof(env->swaps[i]), "%s", o->use_swaps[i]);
-		env->prio[i] = mmf_swap_find(o->use_swaps[i], &info) > 0 ? info.prio : -1;
-		env->nr_swaps++;
+	for (int i = 0; i < MMF_NR_SWAPS; i++)
+		so.use[i] = o->use_swaps[i];
+	r = mmf_swapset_make(env->j, &so, &env->set);
+	if (r < 0) {
+		snprintf(err, n, "swap: %s", mmf_sys_err());
+		goto fail;
 	}
-	if (env->nr_swaps)
-		goto cgroup;
-	if (o->zram && mmf_zram_add(env->j, o->swap_bytes, 10, env->swaps[env->nr_swaps]) >= 0)
-		env->prio[env->nr_swaps++] = 10;
-	for (int i = 0; i < o->nr_swapfiles && env->nr_swaps < MMF_NR_SWAPS; i++) {
-		r = mmf_swapfile_add(env->j, o->swapdir, o->swap_bytes, 5,
-				     env->swaps[env->nr_swaps]);
-		if (r < 0) {
-			snprintf(err, n, "swap file: %s", mmf_sys_err());
-			goto fail;
-		}
-		env->prio[env->nr_swaps++] = 5;
-	}
-cgroup:
+	env->nr_swaps = MIN(env->set.nr, MMF_NR_SWAPS);
+	for (int i = 0; i < env->nr_swaps; i++)
+		env->swaps[i] = env->set.path[i];
+	env->cg_limit = o->cg_limit;
 	if (o->cg_limit > 0) {
-		r = mmf_cg_create(env->j, NULL, &env->cg);
-		if (r >= 0)
-			r = mmf_cg_set_limit(env->cg, o->cg_limit, o->cg_limit * 3 / 4, -1);
+		r = mmf_memcg_make(env->j, NULL, o->cg_limit, &env->cg);
 		if (r < 0) {
 			snprintf(err, n, "memory cgroup: %s", mmf_sys_err());
 			goto fail;
@@ -71,11 +61,7 @@ fail:
 
 void mmf_env_restore_swaps(struct mmf_env *env)
 {
-	struct mmf_swap_info info;
-
-	for (int i = 0; i < env->nr_swaps; i++)
-		if (mmf_swap_find(env->swaps[i], &info) <= 0)
-			mmf_swapon(env->swaps[i], env->prio[i]);
+	mmf_swapset_restore(&env->set);
 }
 
 int mmf_env_teardown(struct mmf_env *env)

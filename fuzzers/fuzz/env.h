@@ -3,6 +3,8 @@
  * The native run's environment: swap devices of our own at different
  * priorities and a memory cgroup sized to force reclaim, all journaled so
  * that they are removed at the end, or by 'mmfuzz cleanup' after a kill.
+ * Made by the stressors' code (stressors/swapset.h, stressors/memcg.h),
+ * which then cycle and squeeze the same devices and cgroup.
  */
 #ifndef MMF_ENV_H
 #define MMF_ENV_H
@@ -12,12 +14,14 @@
 #include <stdint.h>
 
 #include "model/prog.h"
+#include "stressors/swapset.h"
 
 struct mmf_env_opts {
 	const char *swapdir;	/* where swap files go (NULL: /var/tmp) */
 	uint64_t swap_bytes;	/* per device */
 	int nr_swapfiles;
 	bool zram;		/* add a zram device where the kernel has it */
+	bool loop;		/* add a loop device over a file in swapdir */
 	/* Use these swap devices instead of making any (a guest's init made
 	 * them): the user's explicit choice, never removed.
 	 */
@@ -28,9 +32,10 @@ struct mmf_env_opts {
 struct mmf_env {
 	struct mmf_journal *j;
 	struct mmf_cgroup *cg;
-	int nr_swaps;
-	char swaps[MMF_NR_SWAPS][PATH_MAX];
-	int prio[MMF_NR_SWAPS];
+	int64_t cg_limit;
+	struct mmf_swapset set;	/* every swap device of the run */
+	int nr_swaps;		/* the first ones, which programs name s0.. */
+	const char *swaps[MMF_NR_SWAPS];
 	char procs[PATH_MAX];	/* the cgroup's cgroup.procs, "" without one */
 };
 

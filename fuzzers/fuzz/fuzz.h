@@ -10,6 +10,7 @@
 #include "fuzz/env.h"
 #include "repro/repro.h"
 #include "store/store.h"
+#include "stressors/stressor.h"
 
 struct mmf_fuzz_opts {
 	uint64_t seed;
@@ -26,6 +27,7 @@ struct mmf_fuzz_opts {
 	const char *lkdtm;
 	int lkdtm_after;
 	int stall_after;	/* 0: never */
+	struct mmf_stress_sel stress;	/* stressors beside the fuzzer */
 };
 
 struct mmf_fuzz_stats {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz/fuzz.h"
+#include "fuzz/stress.h"
 #include "oracle/kmsg.h"
 #include "sys/sysfs.h"
 #include "util/rand.h"
@@ -158,8 +159,11 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = -1, .hang_after = -1 };
 	struct mmf_prog *pool = xcalloc(POOL_MAX, sizeof(*pool));
 	uint8_t *seen = xcalloc(SIGNAL_BITS / 8, 1);
+	struct mmf_stress_target target;
+	struct mmf_stress_run *run = NULL;
 	struct mmf_prog prog;
 	uint64_t t0 = now_ns(), last = t0;
+	char err[512];
 	struct mmf_rand rnd;
 	struct vmstat v0;
 	char *logpath;
@@ -181,6 +185,11 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	if (!eo.kmsg)
 		warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",
 		       strerror(errno));
+	mmf_stress_target_of(env, o->out, &target);
+	if (mmf_stress_start(&o->stress, &target, o->seed, &run, err, sizeof(err))) {
+		warnx_("%s: fuzzing without stressors", err);
+		run = NULL;
+	}
 	read_vmstat(&v0);
 	while (!stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms) {
 		struct mmf_exec_result r;
@@ -211,12 +220,15 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		}
 		mmf_exec_result_free(&r);
 		mmf_env_restore_swaps(env);
+		mmf_stress_beat(run);
 		if (now_ns() - last >= (uint64_t)o->progress_ms * 1000000) {
 			progress(st, t0, &v0, npool);
 			last = now_ns();
 		}
 	}
 	progress(st, t0, &v0, npool);
+	if (run)
+		mmf_stress_stop(run);
 	mmf_kmsg_close(eo.kmsg);
 	close(eo.exec_log_fd);
 	free(pool);

@@ -27,6 +27,7 @@
 
 #include "sys/cgroup.h"
 #include "sys/journal.h"
+#include "sys/loopdev.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
@@ -42,6 +43,7 @@ static const char *const kind_names[MMF_J_NR] = {
 	[MMF_J_CGROUP] = "cgroup",
 	[MMF_J_SUBTREE] = "subtree",
 	[MMF_J_MODULE] = "module",
+	[MMF_J_LOOP] = "loop",
 };
 
 struct jrec {
@@ -290,6 +292,10 @@ static int plausible(const struct jrec *r)
 		if (!*r->key || strspn(r->key, "0123456789") != strlen(r->key))
 			return mmf_sys_fail(EINVAL, "zram id '%s' is not a number", r->key);
 		break;
+	case MMF_J_LOOP:
+		if (strncmp(r->key, "/dev/loop", 9) || !r->arg || !strstr(r->arg, "/mmfuzz-loop."))
+			return mmf_sys_fail(EPERM, "%s is not an mmfuzz loop device", r->key);
+		break;
 	case MMF_J_CGROUP:
 		/* Never a hierarchy root or somebody else's cgroup. */
 		if (!base || strncmp(base + 1, "mmfuzz.", 7))
@@ -328,6 +334,8 @@ static int undo_one(const struct jrec *r)
 		return mmf_cg_subtree_undo(r->key, r->arg ? r->arg : "memory");
 	case MMF_J_MODULE:
 		return mmf_module_unload(r->key);
+	case MMF_J_LOOP:
+		return mmf_loop_destroy(r->key, r->arg ? r->arg : "");
 	}
 	return -EINVAL;
 }
@@ -356,6 +364,9 @@ static void describe(struct strbuf *sb, const struct jrec *r)
 		break;
 	case MMF_J_MODULE:
 		sb_printf(sb, "unload module %s", r->key);
+		break;
+	case MMF_J_LOOP:
+		sb_printf(sb, "detach %s from %s", r->key, r->arg ? r->arg : "");
 		break;
 	}
 }

@@ -25,6 +25,7 @@ enum mmf_jkind {
 	MMF_J_CGROUP,	/* key: cgroup dir we created, arg: "v1"/"v2": empty, rmdir */
 	MMF_J_SUBTREE,	/* key: cgroup dir, arg: controller we enabled there */
 	MMF_J_MODULE,	/* key: kernel module we loaded: modprobe -r */
+	MMF_J_LOOP,	/* key: /dev/loopN, arg: its backing file: detach if still so */
 	MMF_J_NR,
 };
 

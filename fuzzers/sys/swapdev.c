@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sys/journal.h"
+#include "sys/loopdev.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
@@ -42,8 +43,7 @@ static long page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-/* Fill page (page_size() bytes, zeroed) with a v1 header for pages pages. */
-static void make_swap_header(unsigned char *page, uint64_t pages)
+void mmf_swap_header(unsigned char *page, uint64_t pages)
 {
 	struct swap_header_info *h = (struct swap_header_info *)page;
 	long pg = page_size();
@@ -62,7 +62,7 @@ static void make_swap_header(unsigned char *page, uint64_t pages)
 	memcpy(page + pg - 10, "SWAPSPACE2", 10);
 }
 
-static int check_args(uint64_t size_bytes, int prio, uint64_t *pages)
+int mmf_swap_check_args(uint64_t size_bytes, int prio, uint64_t *pages)
 {
 	*pages = size_bytes / page_size();
 	if (*pages < MIN_SWAP_PAGES)
@@ -90,6 +90,18 @@ int mmf_swapon(const char *path, int prio)
 	return 0;
 }
 
+int mmf_swapon_journaled(struct mmf_journal *j, const char *path, int prio)
+{
+	int ret = mmf_journal_add(j, MMF_J_SWAPON, path, NULL);
+
+	if (ret == 0) {
+		ret = mmf_swapon(path, prio);
+		if (ret < 0)
+			mmf_journal_done(j, MMF_J_SWAPON, path);
+	}
+	return ret;
+}
+
 int mmf_swapoff(const char *path)
 {
 	if (swapoff(path))
@@ -106,7 +118,7 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	unsigned char *buf = xcalloc(1, chunk);
 	int ret = 0;
 
-	make_swap_header(buf, pages);
+	mmf_swap_header(buf, pages);
 	while (left) {
 		size_t n = MIN(left, chunk);
 
@@ -124,51 +136,55 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	return ret;
 }
 
-int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes,
-		     int prio, char *out_path)
+int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kind,
+			 char *path)
 {
-	char path[PATH_MAX];
-	uint64_t pages;
 	struct stat st;
 	int fd, ret;
 
-	ret = check_args(size_bytes, prio, &pages);
-	if (ret < 0)
-		return ret;
 	if (!dir)
 		dir = "/var/tmp";
 	/* We create no directories: they would be changes to undo as well. */
 	if (stat(dir, &st))
 		return mmf_sys_fail(errno, "swap file directory %s", dir);
 	for (;;) {
-		if (snprintf(path, sizeof(path), "%s/mmfuzz-swap.%d.%d", dir, (int)getpid(),
-			     atomic_fetch_add(&swapfile_seq, 1)) >= (int)sizeof(path))
+		if (snprintf(path, PATH_MAX, "%s/mmfuzz-%s.%d.%d", dir, kind, (int)getpid(),
+			     atomic_fetch_add(&swapfile_seq, 1)) >= PATH_MAX)
 			return mmf_sys_fail(ENAMETOOLONG, "swap file directory %s", dir);
 		ret = mmf_journal_add(j, MMF_J_FILE, path, NULL);
 		if (ret < 0)
 			return ret;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0)
-			break;
+			return fd;
 		ret = errno;
 		/* Not created, so not ours: replay must leave it alone. */
 		mmf_journal_done(j, MMF_J_FILE, path);
 		if (ret != EEXIST)
 			return mmf_sys_fail(ret, "create %s", path);
 	}
+}
+
+int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes,
+		     int prio, char *out_path)
+{
+	char path[PATH_MAX];
+	uint64_t pages;
+	int fd, ret;
+
+	ret = mmf_swap_check_args(size_bytes, prio, &pages);
+	if (ret < 0)
+		return ret;
+	fd = mmf_swap_file_create(j, dir, "swap", path);
+	if (fd < 0)
+		return fd;
 	if (fchmod(fd, 0600))	/* whatever the umask: swap holds others' memory */
 		ret = mmf_sys_fail(errno, "chmod %s", path);
 	else
 		ret = fill_swapfile(fd, pages, path);
 	close(fd);
-	if (!ret) {
-		ret = mmf_journal_add(j, MMF_J_SWAPON, path, NULL);
-		if (!ret) {
-			ret = mmf_swapon(path, prio);
-			if (ret < 0)
-				mmf_journal_done(j, MMF_J_SWAPON, path);
-		}
-	}
+	if (!ret)
+		ret = mmf_swapon_journaled(j, path, prio);
 	if (ret < 0) {
 		unlink(path);
 		mmf_journal_done(j, MMF_J_FILE, path);
@@ -316,7 +332,7 @@ static int zram_setup(int id, uint64_t pages)
 	if (fd < 0)
 		return mmf_sys_fail(errno, "open %s", dev);
 	page = xcalloc(1, page_size());
-	make_swap_header(page, pages);
+	mmf_swap_header(page, pages);
 	if (write_all(fd, page, page_size()) || fsync(fd))
 		ret = mmf_sys_fail(errno, "write swap header to %s", dev);
 	free(page);
@@ -330,7 +346,7 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 	uint64_t pages;
 	int id, ret;
 
-	ret = check_args(size_bytes, prio, &pages);
+	ret = mmf_swap_check_args(size_bytes, prio, &pages);
 	if (ret < 0)
 		return ret;
 	ret = zram_control_ready(j);
@@ -345,14 +361,8 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 	ret = mmf_journal_add(j, MMF_J_ZRAM, key, NULL);
 	if (ret == 0)
 		ret = zram_setup(id, pages);
-	if (ret == 0) {
-		ret = mmf_journal_add(j, MMF_J_SWAPON, dev, NULL);
-		if (ret == 0) {
-			ret = mmf_swapon(dev, prio);
-			if (ret < 0)
-				mmf_journal_done(j, MMF_J_SWAPON, dev);
-		}
-	}
+	if (ret == 0)
+		ret = mmf_swapon_journaled(j, dev, prio);
 	if (ret < 0) {
 		char msg[512];
 
@@ -372,6 +382,9 @@ int mmf_swapdev_remove(struct mmf_journal *j, const char *path)
 	bool zram = !strncmp(path, "/dev/zram", 9);
 	const char *key = zram ? path + 9 : NULL;
 	int ret;
+
+	if (!strncmp(path, "/dev/loop", 9))
+		return mmf_loop_swap_remove(j, path);
 
 	if (!mmf_journal_has(j, MMF_J_SWAPON, path) && !mmf_journal_has(j, MMF_J_FILE, path) &&
 	    !(zram && mmf_journal_has(j, MMF_J_ZRAM, key)))

@@ -32,9 +32,10 @@ int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes
 int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out_path);
 
 /*
- * Undo one device made by the two functions above, now: swapoff, then
- * remove the file or the zram device. -EPERM for a device that is not in
- * j; -ENOMEM from swapoff leaves everything in place (swap is full).
+ * Undo one device made by the two functions above (or a loop device of
+ * sys/loopdev.h), now: swapoff, then remove the file, zram or loop device.
+ * -EPERM for a device that is not in j; -ENOMEM from swapoff leaves
+ * everything in place (swap is full).
  */
 int mmf_swapdev_remove(struct mmf_journal *j, const char *path);
 
@@ -62,6 +63,20 @@ int mmf_swap_find(const char *path, struct mmf_swap_info *info);
  */
 int mmf_swapon(const char *path, int prio);
 int mmf_swapoff(const char *path);
+/* Journal the swapon of a device of ours, then swapon it (record done on failure). */
+int mmf_swapon_journaled(struct mmf_journal *j, const char *path, int prio);
+
+/*
+ * Create dir/mmfuzz-<kind>.<pid>.<n> (NULL dir: /var/tmp) O_EXCL, mode
+ * 0600, journaled first; path (PATH_MAX bytes) gets its name. The fd or
+ * -errno.
+ */
+int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kind,
+			 char *path);
+/* Fill page (page size, zeroed) with a v1 swap header for pages pages. */
+void mmf_swap_header(unsigned char *page, uint64_t pages);
+/* Pages of a swap area of size_bytes at prio, or -EINVAL/-EFBIG. */
+int mmf_swap_check_args(uint64_t size_bytes, int prio, uint64_t *pages);
 
 /* Undo helpers used by journal replay: 0 done, 1 already gone, -errno. */
 int mmf_zram_destroy(int id);

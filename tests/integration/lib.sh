@@ -9,21 +9,35 @@ fail() {
 	exit 1
 }
 
+# expect_error WANT CMD...: CMD fails with one line of error that has WANT.
+expect_error() {
+	local want=$1
+	shift
+	local rc=0
+	"$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	[ $rc -ne 0 ] || fail "'$*' exited 0"
+	[ "$(wc -l <"$TMP/e")" -eq 1 ] || { cat "$TMP/e"; fail "'$*': not one line of error"; }
+	grep -q "$want" "$TMP/e" || { cat "$TMP/e"; fail "'$*': error lacks '$want'"; }
+}
+
 vmstat() {
 	awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat
 }
 
-# What of ours may be left: swap entries, zram devices, cgroups, journals.
+# What of ours may be left: swap entries, swap and loop files, loop devices,
+# cgroups, journals.
 # Each name carries its run's pid; a run still alive (a developer's fuzzer
 # beside the tests) is not a leftover.
 leftovers() {
 	{
 		grep -h 'mmfuzz' /proc/swaps || true
-		ls /var/tmp 2>/dev/null | grep '^mmfuzz-swap' || true
+		ls /var/tmp 2>/dev/null | grep '^mmfuzz-\(swap\|loop\)' || true
+		cat /sys/block/loop*/loop/backing_file 2>/dev/null | grep mmfuzz-loop || true
 		find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
 		ls /run/mmfuzz 2>/dev/null | grep journal || true
 	} | while read -r line; do
-		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' <<<"$line")
+		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz-loop\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' \
+			<<<"$line")
 		[ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
 		echo "$line"
 	done
@@ -33,13 +47,40 @@ zram_devices() {
 	ls /sys/block | grep '^zram' || true
 }
 
+# The knobs the stressors change, with their values.
+THP=/sys/kernel/mm/transparent_hugepage
+knobs() {
+	local f
+	for f in $THP/enabled $THP/shmem_enabled $THP/defrag $THP/hugepages-*/enabled \
+		$THP/hugepages-*/shmem_enabled $THP/khugepaged/scan_sleep_millisecs \
+		$THP/khugepaged/pages_to_scan /sys/kernel/mm/ksm/run \
+		/sys/kernel/mm/ksm/pages_to_scan /sys/kernel/mm/ksm/sleep_millisecs; do
+		[ -r "$f" ] && echo "$f $(cat "$f")"
+	done
+	return 0
+}
+
 ZRAM_BEFORE=$(zram_devices)
+KNOBS_BEFORE=$(knobs)
 check_clean() {
 	local left
 	left=$(leftovers)
 	[ -z "$left" ] || fail "left behind: $left"
 	[ "$(zram_devices)" = "$ZRAM_BEFORE" ] ||
 		fail "zram devices changed: before '$ZRAM_BEFORE' after '$(zram_devices)'"
+	[ "$(knobs)" = "$KNOBS_BEFORE" ] ||
+		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(knobs) | grep '^[<>]')"
+}
+
+# After a SIGKILL: 'mmfuzz cleanup', then (the guardian may still be at
+# work) up to 10 s for the leftovers to go, then check_clean.
+cleanup_after_kill() {
+	"$MMFUZZ" cleanup
+	for _ in $(seq 50); do
+		[ -z "$(leftovers)" ] && break
+		sleep 0.2
+	done
+	check_clean
 }
 
 cleanup_tmp() {

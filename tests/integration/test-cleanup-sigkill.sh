@@ -13,9 +13,4 @@ grep -q mmfuzz-swap /proc/swaps || fail "the fuzzer made no swap device"
 sleep 1
 kill -9 $pid
 wait $pid 2>/dev/null || true
-"$MMFUZZ" cleanup
-for _ in $(seq 50); do
-	[ -z "$(leftovers)" ] && break
-	sleep 0.2
-done
-check_clean
+cleanup_after_kill

@@ -2,16 +2,6 @@
 # Bad input gets one clear line and a non-zero exit; saved reports survive.
 . "$(dirname "$0")/lib.sh"
 
-expect_error() {
-	local want=$1
-	shift
-	local rc=0
-	"$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
-	[ $rc -ne 0 ] || fail "'$*' exited 0"
-	[ "$(wc -l <"$TMP/e")" -eq 1 ] || { cat "$TMP/e"; fail "'$*': not one line of error"; }
-	grep -q "$want" "$TMP/e" || { cat "$TMP/e"; fail "'$*': error lacks '$want'"; }
-}
-
 printf 'm0 = mmap(0, 16, anon, PROT_READ, MAP_PRIVATE, 0)\nmadvise(m0, 0, 16, MADV_BOGUS)\n' >"$TMP/bad.mmf"
 expect_error 'bad.mmf: line 2: madvise: bad advice' "$MMFUZZ" exec --native "$TMP/bad.mmf"
 expect_error 'No such file' "$MMFUZZ" exec --native "$TMP/missing.mmf"

@@ -19,6 +19,7 @@
 
 #include "sys/cgroup.h"
 #include "sys/journal.h"
+#include "sys/loopdev.h"
 #include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "tap.h"
@@ -86,6 +87,7 @@ static void zram0_state(char *buf, size_t n)
 /* What the killed child made, sent back over a pipe. */
 struct made {
 	char swapfile[PATH_MAX];
+	char loop[PATH_MAX];
 	char zram[64];
 	char cgroup[PATH_MAX];
 	char journal[PATH_MAX];
@@ -107,6 +109,7 @@ static void child_setup(int fd)
 	snprintf(m.journal, sizeof(m.journal), "%s", mmf_journal_path(j));
 	CHILD_OK(mmf_swapfile_add(j, state_dir, 64 * MiB, 7, m.swapfile));
 	CHILD_OK(mmf_zram_add(j, 16 * MiB, 8, m.zram));
+	CHILD_OK(mmf_loop_swap_add(j, state_dir, 16 * MiB, 6, m.loop));
 	CHILD_OK(mmf_cg_create(j, "killed", &cg));
 	snprintf(m.cgroup, sizeof(m.cgroup), "%s", mmf_cg_path(cg));
 	CHILD_OK(mmf_cg_set_limit(cg, 64 * MiB, -1, -1));
@@ -161,6 +164,7 @@ static void test_killed_child(void)
 	/* Everything is there while the child lives. */
 	CHECK(mmf_swap_find(m.swapfile, &si) == 1 && si.prio == 7, "%s", m.swapfile);
 	CHECK(mmf_swap_find(m.zram, &si) == 1 && si.prio == 8, "%s", m.zram);
+	CHECK(mmf_swap_find(m.loop, &si) == 1 && si.prio == 6, "%s", m.loop);
 	CHECK(!access(m.cgroup, F_OK), "%s", m.cgroup);
 	knob(SWAPPINESS, cur, sizeof(cur));
 	CHECK(!strcmp(cur, m.swp_new), "swappiness %s", cur);
@@ -181,8 +185,8 @@ static void test_killed_child(void)
 	printf("INFO: journals %d replayed %d live %d undone %d failed %d\n", rep.journals,
 	       rep.replayed, rep.live, rep.undone, rep.failed);
 	CHECK(rep.replayed == 1 && rep.live == 1 && rep.failed == 0, "report");
-	/* file + swapon, zram + swapon, cgroup, swappiness (once), THP. */
-	CHECK(rep.undone == 6 + have_thp64, "undone %d", rep.undone);
+	/* file + swapon, zram + swapon, file + loop + swapon, cgroup, swappiness, THP. */
+	CHECK(rep.undone == 9 + have_thp64, "undone %d", rep.undone);
 
 	CHECK(access(m.journal, F_OK) && errno == ENOENT, "journal %s left", m.journal);
 	CHECK(mmf_swap_find(m.swapfile, NULL) == 0, "%s still swapped on", m.swapfile);
@@ -190,6 +194,8 @@ static void test_killed_child(void)
 	snprintf(blk, sizeof(blk), "/sys/block/%.32s", m.zram + 5);
 	CHECK(mmf_swap_find(m.zram, NULL) == 0 && access(blk, F_OK), "%s still there", m.zram);
 	CHECK(access(m.cgroup, F_OK) && errno == ENOENT, "%s still there", m.cgroup);
+	snprintf(blk, sizeof(blk), "/sys/block/%.32s/loop/backing_file", m.loop + 5);
+	CHECK(mmf_swap_find(m.loop, NULL) == 0 && access(blk, F_OK), "%s still attached", m.loop);
 	knob(SWAPPINESS, cur, sizeof(cur));
 	CHECK(!strcmp(cur, swp_orig), "swappiness %s, was %s", cur, swp_orig);
 	if (have_thp64) {

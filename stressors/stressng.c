@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stress-ng: job profiles of its memory stressors, each run bounded in
+ * time, workers and bytes, with --verify and --klog-check, in a cgroup of
+ * its own that bounds its memory (in the fuzzing cgroup it would starve the
+ * fuzzer and itself into the OOM killer). A verification
+ * failure ("fail:") or a kernel message --klog-check flags, unless we
+ * provoked it, becomes an mmfuzz report with stress-ng's own message and
+ * output. Its exit status alone is no finding: it fails for the benign
+ * messages too.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stressors/memcg.h"
+#include "stressors/stressng.h"
+#include "stressors/stressor.h"
+#include "sys/cgroup.h"
+#include "sys/sysfs.h"
+
+#define MAX_OUTPUT	(256 << 10)
+
+enum { OPT_SECONDS, OPT_MB };
+
+/*
+ * No mmapfork: it sizes its maps by the machine's free memory, not the
+ * cgroup's, and ignores --timeout while mapping (24 s for a 2 s run on a
+ * 24 GiB host).
+ */
+static const char *const profiles[][8] = {
+	{ "--madvise", "1", "--mremap", "1", "--mremap-bytes", "8M" },
+	{ "--mlock", "1", "--fork", "2", "--fork-vm" },
+	{ "--pageswap", "1", "--swap", "1" },
+	{ "--vm", "2", "--vm-bytes", "16M", "--vm-madvise", "pageout" },
+	{ "--vm", "1", "--vm-bytes", "16M", "--vm-madvise", "mergeable" },
+	{ "--userfaultfd", "1", "--fork", "2" },
+};
+
+/*
+ * Kernel messages that --klog-check calls errors but that our own stress
+ * provokes: the swap stressor's broken signatures, OOM kills in the
+ * squeezed cgroup.
+ */
+static const char *const benign[] = {
+	"swap-space signature", "Empty swap-file", "out of memory", "oom-kill", "oom_reaper",
+	"Killed process",
+};
+
+static bool is_benign(const char *l, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(benign); i++)
+		if (memmem(l, n, benign[i], strlen(benign[i])))
+			return true;
+	return false;
+}
+
+/* Skip spaces, then one bracketed field ("[1234]", "[123.456]"), then spaces. */
+static const char *skip_bracket(const char *l)
+{
+	l += strspn(l, " ");
+	if (*l == '[' && strchr(l, ']'))
+		l = strchr(l, ']') + 1;
+	return l + strspn(l, " '");
+}
+
+/* Append msg[0..end) to title, numbers written as N. */
+static void append_sanitized(char *title, size_t n, size_t len, const char *l, const char *end)
+{
+	for (; l < end && len + 1 < n; l++) {
+		if (isdigit((unsigned char)*l)) {
+			if (!len || title[len - 1] != 'N')
+				title[len++] = 'N';
+			if (l[0] == '0' && l[1] == 'x')
+				l++;
+			while (l + 1 < end && isxdigit((unsigned char)l[1]))
+				l++;
+		} else {
+			title[len++] = *l;
+		}
+	}
+	while (len && (title[len - 1] == ' ' || title[len - 1] == '\''))
+		len--;
+	title[len] = '\0';
+}
+
+int mmf_stressng_title(const char *out, char *title, size_t n)
+{
+	for (const char *l = out; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+		const char *end = l + len, *m;
+
+		if ((m = memmem(l, len, "fail:", 5))) {
+			m = skip_bracket(m + 5);
+			append_sanitized(title, n, snprintf(title, n, "stress-ng: "), m, end);
+			return 1;
+		}
+		if ((m = memmem(l, len, "klog-check: error:", 18)) && !is_benign(l, len)) {
+			m = skip_bracket(m + 18);
+			append_sanitized(title, n, snprintf(title, n, "stress-ng: klog-check: "), m,
+					 end);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int stressng_setup(struct mmf_stress_ctx *c)
+{
+	char *path = getenv("PATH"), *copy, *dir, *save;
+	struct mmf_cgroup *cg = NULL;
+	int found = 0, r;
+
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/stress-ng", dir);
+
+		found = !access(p, X_OK);
+		free(p);
+	}
+	free(copy);
+	if (!found)
+		return mmf_sys_fail(ENOENT, "stress-ng: not installed");
+	r = mmf_memcg_make(c->t->j, "stressng", c->opt[OPT_MB] << 20, &cg);
+	c->priv = cg;
+	return r;
+}
+
+static void stressng_teardown(struct mmf_stress_ctx *c)
+{
+	mmf_cg_destroy(c->priv);
+}
+
+static volatile sig_atomic_t got_sig;
+
+static void on_sig(int sig)
+{
+	got_sig = sig;
+}
+
+/*
+ * Between the runner and stress-ng, a supervisor in a process group of its
+ * own: when the runner dies (SIGKILL of the run), it kills the whole group,
+ * which SIGKILL of stress-ng alone would not do (its klog monitor lives on).
+ * A SIGTERM, the run's orderly end, goes to stress-ng, which stops its
+ * workers itself.
+ */
+static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int out, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_sig };
+	char path[PATH_MAX];
+	pid_t pid;
+	int fd, st;
+
+	setpgid(0, 0);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGHUP);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", mmf_cg_path(c->priv));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || dprintf(fd, "%d\n", getpid()) < 0)
+		_exit(126);	/* unbounded otherwise */
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		dup2(out, 1);
+		dup2(out, 2);
+		execvp("stress-ng", argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR || got_sig == SIGHUP)
+			kill(0, SIGKILL);
+		if (got_sig == SIGTERM)
+			kill(pid, SIGTERM);
+		got_sig = 0;
+	}
+	_exit(pid < 0 ? 127 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+static int stressng_step(struct mmf_stress_ctx *c)
+{
+	const char *const *prof = profiles[mmf_rand_below(&c->rnd, ARRAY_SIZE(profiles))];
+	char *argv[24], secs[32], title[256], buf[4096];
+	char *tmp = xasprintf("%s/stress-ng", c->t->out);
+	struct strbuf out;
+	int p[2], st, argc = 0, ret = 0, stopped = 0;
+	ssize_t got;
+	pid_t pid;
+
+	mkdir(tmp, 0700);
+	snprintf(secs, sizeof(secs), "%llds", (long long)c->opt[OPT_SECONDS]);
+	argv[argc++] = "stress-ng";
+	for (int i = 0; i < 8 && prof[i]; i++)
+		argv[argc++] = (char *)prof[i];
+	argv[argc++] = "--timeout";
+	argv[argc++] = secs;
+	argv[argc++] = "--verify";
+	argv[argc++] = "--klog-check";
+	argv[argc++] = "--temp-path";
+	argv[argc++] = tmp;
+	argv[argc] = NULL;
+	if (pipe2(p, O_CLOEXEC)) {
+		free(tmp);
+		return mmf_sys_fail(errno, "stress-ng: pipe");
+	}
+	pid = fork();
+	if (pid == 0)
+		supervise(c, p[1], argv);
+	close(p[1]);
+	sb_init(&out);
+	while (pid > 0) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+
+		/* At the run's end stress-ng stops too: SIGTERM, it reaps its workers. */
+		if (mmf_stress_stopping() && !stopped++)
+			kill(pid, SIGTERM);
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		got = read(p[0], buf, sizeof(buf));
+		if (got == 0 || (got < 0 && errno != EINTR))
+			break;
+		if (got > 0 && out.len < MAX_OUTPUT)
+			sb_add(&out, buf, got);
+	}
+	close(p[0]);
+	if (pid < 0)
+		ret = mmf_sys_fail(errno, "stress-ng: fork");
+	else if (waitpid(pid, &st, 0) < 0)
+		ret = mmf_sys_fail(errno, "stress-ng: wait");
+	else if (out.buf && mmf_stressng_title(out.buf, title, sizeof(title)))
+		c->t->report(c->t->report_arg, title, out.buf);
+	else if (WEXITSTATUS(st) == 1)
+		ret = mmf_sys_fail(EINVAL, "stress-ng %s: usage error (exit status 1)", prof[0]);
+	sb_free(&out);
+	free(tmp);
+	return ret;
+}
+
+const struct mmf_stressor_info mmf_stressor_stressng = {
+	.name = "stressng",
+	.help = "stress-ng profiles (madvise, mlock, mremap, pageswap, swap, vm, userfaultfd, "
+		"fork) with --verify --klog-check; failures become reports",
+	.period_ms = 1000,
+	.opts = {
+		{ "seconds", "length of one stress-ng run", 10, 1, 3600 },
+		{ "mb", "memory limit of its cgroup, MiB", 256, 16, 1 << 20 },
+	},
+	.setup = stressng_setup,
+	.step = stressng_step,
+	.teardown = stressng_teardown,
+};

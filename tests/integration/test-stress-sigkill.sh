@@ -1,0 +1,35 @@
+#!/bin/bash
+# SIGKILL of 'mmfuzz stress' in the middle of a run (its runner and
+# stress-ng die with it), then 'mmfuzz cleanup' (or the guardian that
+# watches the run): no swap device, swap or loop file, loop or
+# zram device or cgroup of ours is left, and every knob the stressors
+# changed (THP sizes, khugepaged, KSM) has its value from before.
+. "$(dirname "$0")/lib.sh"
+
+"$MMFUZZ" stress memcg,swap,folios,ksm,reclaim,stressng:seconds=5 --duration 60s \
+	--out "$TMP/out" --swap-size 64 >"$TMP/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q '^stress: running' "$TMP/log" && break
+	sleep 0.1
+done
+grep -q '^stress: running' "$TMP/log" || fail "the stressors never started: $(cat "$TMP/log")"
+sleep 3
+pgrep -x stress-ng >/dev/null || fail "stress-ng is not running"
+runner=$(sed -n 's/.*(runner \([0-9]*\)).*/\1/p' "$TMP/log")
+[ "$(knobs)" != "$KNOBS_BEFORE" ] || fail "no knob was changed: nothing to restore"
+losetup -a | grep -q mmfuzz-loop || fail "no loop device was made"
+kill -9 $pid
+wait $pid 2>/dev/null || true
+for _ in $(seq 50); do
+	[ -d "/proc/$runner" ] || break
+	sleep 0.1
+done
+[ ! -d "/proc/$runner" ] || fail "the runner outlived its parent"
+for _ in $(seq 50); do
+	left=$(ps -eo stat=,comm= | awk '$1 !~ /Z/ && $2 ~ /^stress-ng/')
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || fail "stress-ng outlived the run: $left"
+cleanup_after_kill
