@@ -76,6 +76,13 @@ struct mmf_uffd {
 	int kids[MAX_KIDS];
 };
 
+/*
+ * Thread blocks make and replace the uffd too: one at a time. A call in
+ * one thread may still use a descriptor that uffd_create in another just
+ * closed; the ioctl then fails (EBADF, or ENOTTY on a reused number).
+ */
+static pthread_mutex_t uffd_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static long ret(long r)
 {
 	return r < 0 ? -errno : r;
@@ -316,18 +323,26 @@ static uint64_t kernel_features(void)
 /* The process's uffd, made on first use; -errno when none can be. */
 static long uffd_fd(struct interp *in)
 {
-	long r;
+	long r = 0;
 
-	if (in->uffd)
-		return in->uffd->fd;
-	r = uffd_open(in, 0, kernel_features() & LAZY_FEATURES);
-	return r < 0 ? r : in->uffd->fd;
+	pthread_mutex_lock(&uffd_lock);
+	if (!in->uffd)
+		r = uffd_open(in, 0, kernel_features() & LAZY_FEATURES);
+	if (!r)
+		r = in->uffd->fd;
+	pthread_mutex_unlock(&uffd_lock);
+	return r;
 }
 
 long mmf_uffd_run_create(struct interp *in, const struct mmf_stmt *s, int si)
 {
+	long r;
+
+	pthread_mutex_lock(&uffd_lock);
 	uffd_close(in);
-	return uffd_open(in, s->args[0], s->args[1]);
+	r = uffd_open(in, s->args[0], s->args[1]);
+	pthread_mutex_unlock(&uffd_lock);
+	return r;
 }
 
 static unsigned long range_of_stmt(struct interp *in, const struct mmf_stmt *s, long *len)
@@ -481,6 +496,8 @@ void mmf_uffd_forked(struct interp *in)
 {
 	struct mmf_uffd *u = in->uffd;
 
+	/* Another thread may have held it when the process forked. */
+	pthread_mutex_init(&uffd_lock, NULL);
 	/* The handler thread did not come along; its descriptors did. */
 	if (!u)
 		return;
