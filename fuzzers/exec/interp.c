@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "exec/interp.h"
+#include "exec/uffd.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
 
@@ -367,6 +368,7 @@ static long start_child(struct interp *in, int bi)
 	if (pid == 0) {
 		pthread_mutex_init(&in->lock, NULL);
 		close(in->join_pipe[1]);
+		mmf_uffd_forked(in);
 		in->nr_threads = 0;
 		in->inflight = 0;
 		mmf_shadow_fork_child(in->sh);
@@ -473,6 +475,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.pagemap = -1;
 	in.vmlck_base = VMLCK_UNREAD;
 	run_main(&in);
+	mmf_uffd_stop(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		if (in.files[f] >= 0)
 			close(in.files[f]);

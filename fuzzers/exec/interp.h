@@ -28,6 +28,7 @@ struct interp {
 	int group_first;	/* first block of the open group, -1 none */
 	int inflight;		/* blocks opened in the group */
 	long vmlck_base;	/* VmLck (kB) before the first lock call */
+	struct mmf_uffd *uffd;	/* exec/uffd.c: the process's uffd, NULL none */
 };
 
 #define VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "exec/interp.h"
+#include "exec/uffd.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -270,5 +271,15 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_TMPFILE] = run_tmpfile,
 	[MMF_SWAPOFF] = run_swapoff,
 	[MMF_SWAPON] = run_swapon,
+	/* issue 7 track B: userfaultfd (exec/uffd.c) */
+	[MMF_UFFD_CREATE] = mmf_uffd_run_create,
+	[MMF_UFFD_REGISTER] = mmf_uffd_run_register,
+	[MMF_UFFD_UNREGISTER] = mmf_uffd_run_unregister,
+	[MMF_UFFD_COPY] = mmf_uffd_run_copy,
+	[MMF_UFFD_ZEROPAGE] = mmf_uffd_run_zeropage,
+	[MMF_UFFD_WRITEPROTECT] = mmf_uffd_run_writeprotect,
+	[MMF_UFFD_CONTINUE] = mmf_uffd_run_continue,
+	[MMF_UFFD_POISON] = mmf_uffd_run_poison,
+	[MMF_UFFD_MOVE] = mmf_uffd_run_move,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

@@ -60,6 +60,41 @@ SET(mmf_swapon_set, "swapon",
 	{ "SWAP_FLAG_DISCARD", 0x10000 }, { "SWAP_FLAG_DISCARD_ONCE", 0x20000 },
 	{ "SWAP_FLAG_DISCARD_PAGES", 0x40000 });
 
+/*
+ * issue 7 track B: userfaultfd. The via argument is not a UAPI value: how
+ * the executor gets its descriptor (userfaultfd(2) or /dev/userfaultfd).
+ * Features are UFFDIO_API's; the event features make the handler thread
+ * (exec/uffd.c) drain fork, remap, remove and unmap events.
+ */
+SET(mmf_uffd_via_set, "uffd_via", { "UFFD_SYSCALL", 0 }, { "UFFD_DEV", 1 });
+
+SET(mmf_uffd_features_set, "uffd_features",
+	{ "UFFD_FEATURE_EVENT_FORK", 1 << 1 }, { "UFFD_FEATURE_EVENT_REMAP", 1 << 2 },
+	{ "UFFD_FEATURE_EVENT_REMOVE", 1 << 3 }, { "UFFD_FEATURE_MISSING_SHMEM", 1 << 5 },
+	{ "UFFD_FEATURE_EVENT_UNMAP", 1 << 6 }, { "UFFD_FEATURE_THREAD_ID", 1 << 8 },
+	{ "UFFD_FEATURE_MINOR_SHMEM", 1 << 10 }, { "UFFD_FEATURE_WP_HUGETLBFS_SHMEM", 1 << 12 },
+	{ "UFFD_FEATURE_WP_UNPOPULATED", 1 << 13 }, { "UFFD_FEATURE_POISON", 1 << 14 },
+	{ "UFFD_FEATURE_WP_ASYNC", 1 << 15 }, { "UFFD_FEATURE_MOVE", 1 << 16 });
+
+SET(mmf_uffd_register_set, "uffd_register",
+	{ "UFFDIO_REGISTER_MODE_MISSING", 0x1 }, { "UFFDIO_REGISTER_MODE_WP", 0x2 },
+	{ "UFFDIO_REGISTER_MODE_MINOR", 0x4 });
+
+SET(mmf_uffd_copy_set, "uffd_copy",
+	{ "UFFDIO_COPY_MODE_DONTWAKE", 0x1 }, { "UFFDIO_COPY_MODE_WP", 0x2 });
+
+SET(mmf_uffd_wp_set, "uffd_writeprotect",
+	{ "UFFDIO_WRITEPROTECT_MODE_WP", 0x1 }, { "UFFDIO_WRITEPROTECT_MODE_DONTWAKE", 0x2 });
+
+SET(mmf_uffd_continue_set, "uffd_continue",
+	{ "UFFDIO_CONTINUE_MODE_DONTWAKE", 0x1 }, { "UFFDIO_CONTINUE_MODE_WP", 0x2 });
+
+/* ZEROPAGE and POISON have only DONTWAKE (bit 0). */
+SET(mmf_uffd_dontwake_set, "uffd_dontwake", { "UFFDIO_MODE_DONTWAKE", 0x1 });
+
+SET(mmf_uffd_move_set, "uffd_move",
+	{ "UFFDIO_MOVE_MODE_DONTWAKE", 0x1 }, { "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES", 0x2 });
+
 #define MAP(n)		{ n, MMF_ARG_MAP }
 #define PAGE(n)		{ n, MMF_ARG_PAGE }
 #define NPAGES(n)	{ n, MMF_ARG_NPAGES }
@@ -105,6 +140,26 @@ const struct mmf_call_desc mmf_calls[MMF_NR_CALLS] = {
 	[MMF_SWAPON] = { "swapon", 3, { { "swap", MMF_ARG_SWAP },
 		{ "prio", MMF_ARG_INT, .min = -1, .max = 100 },
 		FLAGS("flags", mmf_swapon_set) }, MMF_CALL_GLOBAL, .weight = 1 },
+	/* issue 7 track B: userfaultfd; one uffd per process, made lazily. */
+	[MMF_UFFD_CREATE] = { "uffd_create", 2, { ENUM("via", mmf_uffd_via_set),
+		FLAGS("features", mmf_uffd_features_set) }, MMF_CALL_GLOBAL, .weight = 1 },
+	[MMF_UFFD_REGISTER] = { "uffd_register", 4, { RANGE,
+		FLAGS("mode", mmf_uffd_register_set) }, MMF_CALL_RANGE, .weight = 3 },
+	[MMF_UFFD_UNREGISTER] = { "uffd_unregister", 3, { RANGE }, MMF_CALL_RANGE, .weight = 1 },
+	[MMF_UFFD_COPY] = { "uffd_copy", 5, { RANGE, { "tag", MMF_ARG_TAG },
+		FLAGS("mode", mmf_uffd_copy_set) }, MMF_CALL_RANGE, .weight = 2 },
+	[MMF_UFFD_ZEROPAGE] = { "uffd_zeropage", 4, { RANGE,
+		FLAGS("mode", mmf_uffd_dontwake_set) }, MMF_CALL_RANGE, .weight = 1 },
+	[MMF_UFFD_WRITEPROTECT] = { "uffd_writeprotect", 4, { RANGE,
+		FLAGS("mode", mmf_uffd_wp_set) }, MMF_CALL_RANGE | MMF_CALL_SWAPCHECK,
+		.weight = 2 },
+	[MMF_UFFD_CONTINUE] = { "uffd_continue", 4, { RANGE,
+		FLAGS("mode", mmf_uffd_continue_set) }, MMF_CALL_RANGE, .weight = 1 },
+	[MMF_UFFD_POISON] = { "uffd_poison", 4, { RANGE,
+		FLAGS("mode", mmf_uffd_dontwake_set) }, MMF_CALL_RANGE, .weight = 1 },
+	[MMF_UFFD_MOVE] = { "uffd_move", 6, { RANGE, MAP("src_map"), PAGE("src_page"),
+		FLAGS("mode", mmf_uffd_move_set) }, MMF_CALL_RANGE | MMF_CALL_SWAPCHECK,
+		.weight = 1 },
 	[MMF_FORK] = { "fork", 1, { { "child", MMF_ARG_CHILD } },
 		MMF_CALL_DEFINES, MMF_BLOCK_FORK, .weight = 3 },
 	[MMF_THREAD] = { "thread", 0, { }, 0, MMF_BLOCK_THREAD, .weight = 3 },

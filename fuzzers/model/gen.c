@@ -46,6 +46,22 @@ static const struct bias {
 		"MCL_CURRENT|MCL_ONFAULT", "MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT" } },
 	{ NULL, "msync", 80, { "MS_SYNC", "MS_ASYNC", "MS_SYNC|MS_INVALIDATE" } },
 	{ NULL, "swapon", 80, { "" } },
+	/* issue 7 track B: userfaultfd. WP with MISSING: the markers swapoff meets. */
+	{ NULL, "uffd_register", 85, { "UFFDIO_REGISTER_MODE_MISSING", "UFFDIO_REGISTER_MODE_WP",
+		"UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP",
+		"UFFDIO_REGISTER_MODE_MINOR" } },
+	{ NULL, "uffd_writeprotect", 85, { "UFFDIO_WRITEPROTECT_MODE_WP",
+		"UFFDIO_WRITEPROTECT_MODE_WP", "" } },
+	{ NULL, "uffd_features", 70, { "UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_EVENT_REMAP|"
+		"UFFD_FEATURE_EVENT_REMOVE|UFFD_FEATURE_EVENT_UNMAP|UFFD_FEATURE_MISSING_SHMEM|"
+		"UFFD_FEATURE_WP_HUGETLBFS_SHMEM|UFFD_FEATURE_WP_UNPOPULATED",
+		"UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_WP_UNPOPULATED",
+		"UFFD_FEATURE_MISSING_SHMEM|UFFD_FEATURE_MINOR_SHMEM|UFFD_FEATURE_POISON|"
+		"UFFD_FEATURE_MOVE", "" } },
+	{ NULL, "uffd_copy", 80, { "", "", "UFFDIO_COPY_MODE_WP" } },
+	{ NULL, "uffd_dontwake", 90, { "" } },
+	{ NULL, "uffd_continue", 90, { "" } },
+	{ NULL, "uffd_move", 80, { "", "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES" } },
 };
 
 /* Advice that drops paged-out pages, and with them their swap entries. */
@@ -63,6 +79,8 @@ static const struct {
 	{ MMF_MLOCKALL, MMF_MUNLOCKALL, 0, 90, NULL },
 	{ MMF_MPROTECT, MMF_MPROTECT, 3, 75, "PROT_READ|PROT_WRITE" },
 	{ MMF_SWAPOFF, MMF_SWAPON, 1, 100, NULL },	/* never leave swap off */
+	{ MMF_UFFD_REGISTER, MMF_UFFD_UNREGISTER, 3, 50, NULL },
+	{ MMF_UFFD_WRITEPROTECT, MMF_UFFD_WRITEPROTECT, 3, 50, "" },
 };
 
 struct slot {
@@ -627,6 +645,33 @@ static void schedule_undo(struct gen *g, const struct mmf_stmt *s)
 	}
 }
 
+/*
+ * issue 7 track B: write-protected pages under reclaim. uffd-wp bits and
+ * markers go to swap with the pages; swapoff (and the faults the handler
+ * resolves) must find them.
+ */
+static void uffd_wp_cycle(struct gen *g)
+{
+	struct mmf_stmt s = { .id = MMF_WRITE }, off = { .id = MMF_SWAPOFF };
+	uint64_t range[3];
+
+	ensure_mapped(g);
+	pick_range(g, &s, 0);
+	memcpy(range, s.args, sizeof(range));
+	gen_args(g, &s, 3);
+	push(g, &s);
+	range_call(g, MMF_UFFD_REGISTER, range, mmf_rand_below(g->r, 2) ?
+		   "UFFDIO_REGISTER_MODE_WP" : "UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP");
+	range_call(g, MMF_UFFD_WRITEPROTECT, range, "UFFDIO_WRITEPROTECT_MODE_WP");
+	range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
+	if (mmf_rand_oneof(g->r, 3) && can_schedule(g)) {
+		build_swapoff(g, &off);
+		if (push(g, &off))
+			schedule_undo(g, &off);
+	}
+	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_READ : MMF_WRITE, range, NULL);
+}
+
 /* Open a fork or thread block whose body races with the calls after it. */
 static void open_block(struct gen *g, const struct mmf_stmt *s)
 {
@@ -705,6 +750,10 @@ static void step(struct gen *g)
 		return;
 	if (g->body < 0 && mmf_rand_oneof(g->r, 8)) {
 		swap_cycle(g);
+		return;
+	}
+	if (g->body < 0 && mmf_rand_oneof(g->r, 32)) {
+		uffd_wp_cycle(g);
 		return;
 	}
 	s.id = pick_call(g);

@@ -115,6 +115,16 @@ enum mmf_call_id {
 	MMF_TMPFILE,
 	MMF_SWAPOFF,
 	MMF_SWAPON,
+	/* issue 7 track B: userfaultfd (exec/uffd.c, oracle/shadow_uffd.c) */
+	MMF_UFFD_CREATE,
+	MMF_UFFD_REGISTER,
+	MMF_UFFD_UNREGISTER,
+	MMF_UFFD_COPY,
+	MMF_UFFD_ZEROPAGE,
+	MMF_UFFD_WRITEPROTECT,
+	MMF_UFFD_CONTINUE,
+	MMF_UFFD_POISON,
+	MMF_UFFD_MOVE,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,
@@ -128,6 +138,10 @@ extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
 	mmf_msync_set, mmf_swapon_set;
+/* issue 7 track B: userfaultfd */
+extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
+	mmf_uffd_register_set, mmf_uffd_copy_set, mmf_uffd_wp_set, mmf_uffd_continue_set,
+	mmf_uffd_dontwake_set, mmf_uffd_move_set;
 
 /* A statement is a call, or (id < 0) a comment line kept for printing. */
 struct mmf_stmt {

@@ -26,6 +26,7 @@
 
 #include "oracle/acct.h"
 #include "oracle/csource.h"
+#include "oracle/csource_uffd.h"
 #include "oracle/shadow.h"
 #include "util/util.h"
 
@@ -708,7 +709,7 @@ static bool no_access(const struct mmf_shadow *sh, const struct mmf_shadow_page 
 {
 	int o = mmf_page_obj(pg);
 
-	return pg->prot == 0 || pg->guard ||
+	return pg->prot == 0 || pg->guard || pg->poison ||
 	       (pg->view && o >= 0 && sh->objs[o].live && pg->objpage >= sh->objs[o].npages);
 }
 
@@ -1134,6 +1135,16 @@ static const struct emitter {
 	[MMF_TMPFILE] = { emit_tmpfile, NULL, { rt_new_file } },
 	[MMF_SWAPOFF] = { emit_swapoff },
 	[MMF_SWAPON] = { emit_swapon },
+	/* issue 7 track B: userfaultfd (csource_uffd.c) */
+	[MMF_UFFD_CREATE] = { mmf_emit_uffd_create, NULL, { mmf_rt_uffd } },
+	[MMF_UFFD_REGISTER] = { mmf_emit_uffd_register, NULL, { mmf_rt_uffd } },
+	[MMF_UFFD_UNREGISTER] = { mmf_emit_uffd_unregister, NULL, { mmf_rt_uffd } },
+	[MMF_UFFD_COPY] = { mmf_emit_uffd_copy, mmf_predict_uffd_fill, { mmf_rt_uffd } },
+	[MMF_UFFD_ZEROPAGE] = { mmf_emit_uffd_zeropage, mmf_predict_uffd_fill, { mmf_rt_uffd } },
+	[MMF_UFFD_WRITEPROTECT] = { mmf_emit_uffd_writeprotect, NULL, { mmf_rt_uffd } },
+	[MMF_UFFD_CONTINUE] = { mmf_emit_uffd_continue, mmf_predict_uffd_fill, { mmf_rt_uffd } },
+	[MMF_UFFD_POISON] = { mmf_emit_uffd_poison, mmf_predict_uffd_fill, { mmf_rt_uffd } },
+	[MMF_UFFD_MOVE] = { mmf_emit_uffd_move, mmf_predict_uffd_fill, { mmf_rt_uffd } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },

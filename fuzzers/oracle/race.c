@@ -35,6 +35,12 @@ static void note(struct party *pt, const struct mmf_stmt *s)
 		idx = s->args[3] * MMF_SLOT_PAGES + s->args[4];
 		pt->slots |= range_slots(idx, MIN((int)s->args[5], MMF_ARENA_PAGES - idx));
 	}
+	if (s->id == MMF_UFFD_MOVE) {
+		int dst, src, n;
+
+		mmf_uffd_move_range(s, &dst, &src, &n);
+		pt->slots |= range_slots(src, n);
+	}
 	if (s->id == MMF_MMAP && s->args[3] != MMF_BACKING_ANON)
 		pt->files |= 1u << (s->args[3] - 1);
 	/* Every VMA of the address space: lock state, and the COW of private

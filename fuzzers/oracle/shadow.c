@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "oracle/shadow.h"
+#include "oracle/shadow_int.h"
 #include "util/util.h"
 
 /* UAPI values used by the rules (the model spells them, see calls.c). */
@@ -131,14 +132,14 @@ static struct mmf_vset *obj_page(struct mmf_shadow *sh, int o, int pg)
 	return &sh->objs[o].pages[pg];
 }
 
-static void touch(struct mmf_shadow_page *pg, int si)
+void mmf_shadow_touch(struct mmf_shadow_page *pg, int si)
 {
 	memmove(pg->hist + 1, pg->hist, MMF_HIST - 1);
 	pg->hist[0] = si + 1;
 }
 
 /* A page whose mapping is unknown: also its lock state, so VmLck is too. */
-static void lose(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
+void mmf_shadow_lose_page(struct mmf_shadow *sh, struct mmf_shadow_page *pg)
 {
 	pg->lost = 1;
 	pg->own.n = 0;
@@ -197,21 +198,21 @@ static void do_mmap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, in
 		/* A failed MAP_FIXED may already have unmapped the old range. */
 		if (flags & M_FIXED)
 			for (int i = 0; i < n; i++)
-				lose(sh, &sh->pages[idx + i]);
+				mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 		return;
 	}
 	if (backing != MMF_BACKING_ANON) {
 		obj = sh->file_obj[backing - 1];
 		if (obj < 0 || (sh->contested_files & (1u << (backing - 1)))) {
 			for (int i = 0; i < n; i++)
-				lose(sh, &sh->pages[idx + i]);
+				mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 			return;
 		}
 	} else if (!priv) {
 		obj = obj_new(sh, n, false);
 		if (obj < 0) {
 			for (int i = 0; i < n; i++)
-				lose(sh, &sh->pages[idx + i]);
+				mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 			return;
 		}
 	}
@@ -244,7 +245,7 @@ static void extend(struct mmf_shadow *sh, int from, int idx, int n)
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 
 		if (prev.lost || !prev.mapped) {
-			lose(sh, pg);
+			mmf_shadow_lose_page(sh, pg);
 			continue;
 		}
 		map_page(sh, pg, mmf_page_obj(&prev), prev.objpage + 1 + i, prev.priv, prev.prot,
@@ -287,10 +288,10 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 			sh->locks_exact = false;
 	if (res < 0) {
 		for (int i = 0; i < n; i++)
-			lose(sh, &sh->pages[idx + i]);
+			mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 		if (flags & MR_FIXED)
 			for (int i = 0; i < n2; i++)
-				lose(sh, &sh->pages[dst + i]);
+				mmf_shadow_lose_page(sh, &sh->pages[dst + i]);
 		return;
 	}
 	if (res == idx) {
@@ -334,7 +335,7 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 		 * says (seen on 6.18: the old mapping stays), so don't guess.
 		 */
 		if (!tmp[i].mapped)
-			lose(sh, &sh->pages[dst + i]);
+			mmf_shadow_lose_page(sh, &sh->pages[dst + i]);
 	}
 	if (n2 > n)
 		extend(sh, dst + n - 1, dst + n, n2 - n);
@@ -344,6 +345,8 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 /* DONTNEED-like zap: anonymous content is gone, files refault. */
 static void zap(struct mmf_shadow_page *pg, bool maybe)
 {
+	/* Poison markers are zapped with the rest. */
+	pg->poison &= maybe;
 	if (mmf_page_obj(pg) < 0) {
 		if (maybe)
 			vset_union(&pg->own, &zero_set);
@@ -473,29 +476,35 @@ static void set_prot(struct mmf_shadow *sh, struct mmf_shadow_page *pg, int prot
 		maybe_cow(sh, pg);
 }
 
+void mmf_shadow_store(struct mmf_shadow *sh, int idx, const struct mmf_vset *w)
+{
+	struct mmf_shadow_page *pg = &sh->pages[idx];
+	struct mmf_vset *ov;
+
+	if (pg->lost || !pg->mapped) {
+		/* Our belief was wrong: stop predicting this page. */
+		mmf_shadow_lose_page(sh, pg);
+		/* It may be any object's page: none can be trusted now. */
+		lose_all_objs(sh);
+		return;
+	}
+	if (pg->view && !pg->priv) {
+		ov = obj_page(sh, mmf_page_obj(pg), pg->objpage);
+		if (ov)
+			*ov = sh->contested_objs & (1ull << mmf_page_obj(pg)) ? unknown_set : *w;
+		return;
+	}
+	pg->view = 0;
+	pg->maybe_cow = 0;
+	pg->own = *w;
+}
+
 static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, long res)
 {
 	for (int i = 0; i < res; i++) {
-		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 		struct mmf_vset w = vset_one(mmf_shadow_word(sh, s->args[3], idx + i));
-		struct mmf_vset *ov;
 
-		if (pg->lost || !pg->mapped) {
-			/* Our belief was wrong: stop predicting this page. */
-			lose(sh, pg);
-			/* It may be any object's page: none can be trusted now. */
-			lose_all_objs(sh);
-			continue;
-		}
-		if (pg->view && !pg->priv) {
-			ov = obj_page(sh, mmf_page_obj(pg), pg->objpage);
-			if (ov)
-				*ov = sh->contested_objs & (1ull << mmf_page_obj(pg)) ? unknown_set : w;
-			continue;
-		}
-		pg->view = 0;
-		pg->maybe_cow = 0;
-		pg->own = w;
+		mmf_shadow_store(sh, idx + i, &w);
 	}
 }
 
@@ -552,6 +561,9 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		sh->file_obj[s->args[0]] = res < 0 ? -1 :
 			obj_new(sh, s->args[1], sh->contested_files & (1u << s->args[0]));
 		break;
+	case MMF_UFFD_CREATE ... MMF_UFFD_MOVE:
+		mmf_shadow_apply_uffd(sh, s, si, res);
+		break;
 	default:
 		/* read, mincore, msync, process_madvise, swap: content stays. */
 		break;
@@ -559,17 +571,17 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 	if (!range || s->id == MMF_READ)
 		return;
 	for (int i = 0; i < n; i++) {
-		touch(&sh->pages[idx + i], si);
+		mmf_shadow_touch(&sh->pages[idx + i], si);
 		if (sh->contested_slots & (1u << ((idx + i) / MMF_SLOT_PAGES)))
-			lose(sh, &sh->pages[idx + i]);
+			mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 	}
 	if (s->id == MMF_MREMAP && res >= 0) {
 		int dst = res, n2 = MIN((int)s->args[5], MMF_ARENA_PAGES - dst);
 
 		for (int i = 0; i < n2; i++) {
-			touch(&sh->pages[dst + i], si);
+			mmf_shadow_touch(&sh->pages[dst + i], si);
 			if (sh->contested_slots & (1u << ((dst + i) / MMF_SLOT_PAGES)))
-				lose(sh, &sh->pages[dst + i]);
+				mmf_shadow_lose_page(sh, &sh->pages[dst + i]);
 		}
 	}
 }
@@ -591,6 +603,8 @@ bool mmf_shadow_expect(const struct mmf_shadow *sh, int idx, struct mmf_vset *ou
 	*out = sh->objs[mmf_page_obj(pg)].pages[pg->objpage];
 	if (pg->maybe_cow)
 		vset_union(out, &pg->own);
+	if (pg->uffd_zero)
+		vset_union(out, &zero_set);
 	return out->n;
 }
 
@@ -615,7 +629,7 @@ void mmf_shadow_fork_child(struct mmf_shadow *sh)
 void mmf_shadow_lose_slot(struct mmf_shadow *sh, int m)
 {
 	for (int i = 0; i < MMF_SLOT_PAGES; i++)
-		lose(sh, &sh->pages[m * MMF_SLOT_PAGES + i]);
+		mmf_shadow_lose_page(sh, &sh->pages[m * MMF_SLOT_PAGES + i]);
 }
 
 void mmf_shadow_lose_obj(struct mmf_shadow *sh, int o)

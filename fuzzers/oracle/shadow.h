@@ -44,6 +44,11 @@ struct mmf_shadow_page {
 	uint16_t priv : 1;	/* MAP_PRIVATE */
 	uint16_t guard : 1;	/* a guard region may be installed */
 	uint16_t lock_unknown : 1;	/* a failed (un)lock may have changed it */
+	/* userfaultfd (shadow_uffd.c): a private file view that a MISSING
+	 * fault may have given a zero page of its own; UFFDIO_POISON done.
+	 */
+	uint16_t uffd_zero : 1;
+	uint16_t poison : 1;
 	uint8_t prot;
 	/* Zero is the state of a page never mapped, so that a fresh model is
 	 * zeroed memory the kernel faults in only where a program goes.
@@ -136,6 +141,9 @@ void mmf_shadow_group_end(struct mmf_shadow *sh);
 
 /* Arena pages [*idx, *idx + *n) that statement s covers; false if none. */
 bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n);
+
+/* uffd_move's destination and source arena pages and their common count. */
+void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n);
 
 /* Pages the model counts as mapped and mlocked (for VmLck); -1 when some
  * page's mapping or lock state is unknown.

@@ -44,7 +44,16 @@ static const char all_calls[] =
 	"\twrite(m4, 0, 8, 0x11)\n"
 	"}\n"
 	"process_madvise(m0, 0, 8, c0, MADV_PAGEOUT)\n"
-	"join\n";
+	"join\n"
+	"uffd_create(UFFD_DEV, UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE)\n"
+	"uffd_register(m0, 0, 16, UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP)\n"
+	"uffd_copy(m0, 0, 4, 0x21, UFFDIO_COPY_MODE_WP)\n"
+	"uffd_zeropage(m0, 4, 4, 0)\n"
+	"uffd_writeprotect(m0, 0, 8, UFFDIO_WRITEPROTECT_MODE_WP)\n"
+	"uffd_continue(m0, 8, 4, 0)\n"
+	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
+	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
+	"uffd_unregister(m0, 0, 16)\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -72,6 +81,16 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_THREAD] = "r = start_thread(block_24);",
 	[MMF_END] = "static void block_24(void)",
 	[MMF_JOIN] = "r = join_all();",
+	[MMF_UFFD_CREATE] = "uffd_open(1, 0x10002 /* UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE */)",
+	[MMF_UFFD_REGISTER] = "uffd_register(0, 0, 16, 0x3 /* UFFDIO_REGISTER_MODE_MISSING|"
+		"UFFDIO_REGISTER_MODE_WP */)",
+	[MMF_UFFD_UNREGISTER] = "uffd_unregister(0, 0, 16)",
+	[MMF_UFFD_COPY] = "uffd_copy(0, 0, 4, 0x21, 0x2 /* UFFDIO_COPY_MODE_WP */)",
+	[MMF_UFFD_ZEROPAGE] = "uffd_fill(UFFDIO_ZEROPAGE_, 0, 4, 4, 0x0)",
+	[MMF_UFFD_WRITEPROTECT] = "uffd_writeprotect(0, 0, 8, 0x1 /* UFFDIO_WRITEPROTECT_MODE_WP */)",
+	[MMF_UFFD_CONTINUE] = "uffd_fill(UFFDIO_CONTINUE_, 0, 8, 4, 0x0)",
+	[MMF_UFFD_POISON] = "uffd_fill(UFFDIO_POISON_, 0, 12, 4, 0x1 /* UFFDIO_MODE_DONTWAKE */)",
+	[MMF_UFFD_MOVE] = "uffd_move(16, 3072, 8, 0x2 /* UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES */)",
 };
 
 static char *csource(const char *text)

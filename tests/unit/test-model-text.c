@@ -56,6 +56,15 @@ static const char all_calls[] =
 	"thread {\n"
 	"\tread(m0, 0, 1)\n"
 	"}\n"
+	"uffd_create(UFFD_DEV, UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE)\n"
+	"uffd_register(m0, 0, 16, UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP)\n"
+	"uffd_copy(m0, 0, 4, 0x21, UFFDIO_COPY_MODE_WP)\n"
+	"uffd_zeropage(m0, 4, 4, 0)\n"
+	"uffd_writeprotect(m0, 0, 8, UFFDIO_WRITEPROTECT_MODE_WP)\n"
+	"uffd_continue(m0, 8, 4, 0)\n"
+	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
+	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
+	"uffd_unregister(m0, 0, 16)\n"
 	"# the end\n";
 
 static const struct bad {

@@ -1090,6 +1090,146 @@ static void test_mremap_source_gap(void)
 	CHECK(mmf_shadow_locked_pages(sh) < 0, "lock count predicted across a lost page");
 }
 
+/* issue 7 track B: userfaultfd. COPY stores what write(tag) would and
+ * ZEROPAGE zeros, on the pages done before the first failure (a present
+ * page is EEXIST): the result says how many.
+ */
+static void test_uffd_copy_zeropage(void)
+{
+	load("m0 = " ANON4
+	     "uffd_register(m0, 0, 4, UFFDIO_REGISTER_MODE_MISSING)\n"
+	     "write(m0, 0, 1, 0x31)\n"
+	     "uffd_copy(m0, 0, 4, 0x32, 0)\n"
+	     "uffd_copy(m0, 1, 3, 0x33, 0)\n"
+	     "uffd_zeropage(m0, 3, 1, 0)\n");
+	ok(3);
+	step(-EEXIST);
+	EXPECT(sh, pg(0, 0), word(0x31, 0, 0));
+	EXPECT(sh, pg(0, 1), 0);
+	step(2);
+	EXPECT(sh, pg(0, 1), word(0x33, 0, 1));
+	EXPECT(sh, pg(0, 2), word(0x33, 0, 2));
+	EXPECT(sh, pg(0, 3), 0);
+	step(1);
+	EXPECT(sh, pg(0, 3), 0);
+	EXPECT(sh, pg(0, 0), word(0x31, 0, 0));
+}
+
+/* Into a shared file mapping, COPY fills the file: other mappings see it. */
+static void test_uffd_copy_shared(void)
+{
+	load("f0 = memfd(4)\n"
+	     "m0 = mmap(0, 4, f0, " RW ", MAP_SHARED, 0)\n"
+	     "m1 = mmap(0, 4, f0, " RW ", MAP_SHARED, 0)\n"
+	     "uffd_register(m0, 0, 4, UFFDIO_REGISTER_MODE_MISSING)\n"
+	     "uffd_copy(m0, 0, 4, 0x34, UFFDIO_COPY_MODE_WP)\n");
+	ok(4);
+	step(2);
+	EXPECT(sh, pg(1, 0), word(0x34, 0, 0));
+	EXPECT(sh, pg(1, 1), word(0x34, 0, 1));
+	EXPECT(sh, pg(1, 2), 0);
+}
+
+/* The handler resolves WP faults by clearing WP and minor faults with
+ * CONTINUE: registration, write protection, CONTINUE and the faults leave
+ * contents as they were, in anonymous and file mappings.
+ */
+static void test_uffd_content_neutral(void)
+{
+	load("f0 = memfd(4)\n"
+	     "m0 = mmap(0, 4, f0, " RW ", MAP_SHARED, 0)\n"
+	     "m1 = " ANON4
+	     "write(m0, 0, 4, 0x35)\n"
+	     "write(m1, 0, 4, 0x36)\n"
+	     "uffd_create(UFFD_DEV, UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MINOR_SHMEM)\n"
+	     "uffd_register(m0, 0, 4, UFFDIO_REGISTER_MODE_MINOR|UFFDIO_REGISTER_MODE_WP)\n"
+	     "uffd_register(m1, 0, 4, UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP)\n"
+	     "uffd_writeprotect(m0, 0, 4, UFFDIO_WRITEPROTECT_MODE_WP)\n"
+	     "uffd_writeprotect(m1, 0, 4, UFFDIO_WRITEPROTECT_MODE_WP)\n"
+	     "uffd_continue(m0, 0, 4, 0)\n"
+	     "uffd_unregister(m1, 0, 4)\n");
+	ok(5);
+	ok_all();
+	EXPECT(sh, pg(0, 2), word(0x35, 0, 2));
+	EXPECT(sh, pg(1, 2), word(0x36, 1, 2));
+}
+
+/*
+ * A MISSING fault in a private file mapping gets a zero page of its own,
+ * which the file's later writes do not reach: such a page shows the file or
+ * zero, for as long as it is mapped. Registering WP alone does not.
+ */
+static void test_uffd_private_file_missing(void)
+{
+	load("f0 = memfd(4)\n"
+	     "m0 = mmap(0, 4, f0, " RW ", MAP_SHARED, 0)\n"
+	     "m1 = mmap(0, 4, f0, " RW ", MAP_PRIVATE, 0)\n"
+	     "uffd_register(m1, 0, 2, UFFDIO_REGISTER_MODE_MISSING)\n"
+	     "uffd_register(m1, 2, 2, UFFDIO_REGISTER_MODE_WP)\n"
+	     "write(m0, 0, 4, 0x37)\n"
+	     "uffd_unregister(m1, 0, 4)\n"
+	     "m1 = mmap(0, 4, f0, " RW ", MAP_PRIVATE, MAP_FIXED)\n");
+	ok(3);
+	step(-EBUSY);
+	ok(3);
+	EXPECT(sh, pg(1, 0), word(0x37, 0, 0), 0);
+	EXPECT(sh, pg(1, 2), word(0x37, 0, 2));
+	ok(1);
+	EXPECT(sh, pg(1, 0), word(0x37, 0, 0));
+}
+
+/* MOVE carries anonymous pages, content and all, and leaves the source
+ * empty; a page the model did not see as private anonymous is lost.
+ */
+static void test_uffd_move(void)
+{
+	load("m0 = " ANON4 "m1 = " ANON4
+	     "f0 = memfd(4)\n"
+	     "m2 = mmap(0, 4, f0, " RW ", MAP_SHARED, 0)\n"
+	     "write(m0, 0, 4, 0x38)\n"
+	     "uffd_move(m1, 0, 4, m0, 0, 0)\n"
+	     "uffd_move(m2, 0, 1, m0, 3, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n");
+	ok(5);
+	step(3);
+	EXPECT(sh, pg(1, 0), word(0x38, 0, 0));
+	EXPECT(sh, pg(1, 2), word(0x38, 0, 2));
+	EXPECT(sh, pg(1, 3), 0);
+	EXPECT(sh, pg(0, 0), 0);
+	EXPECT(sh, pg(0, 3), word(0x38, 0, 3));
+	step(1);
+	UNKNOWN(sh, pg(2, 0));
+	UNKNOWN(sh, pg(0, 3));
+}
+
+/* A thread's MOVE races on its source slot as well as its destination. */
+static void test_uffd_move_races_on_source(void)
+{
+	load("m0 = " ANON4 "m1 = " ANON4
+	     "write(m0, 0, 4, 0x39)\n"
+	     "thread {\n"
+	     "\tuffd_move(m1, 0, 4, m0, 0, 0)\n"
+	     "}\n"
+	     "read(m0, 0, 4)\n"
+	     "join\n");
+	ok(3);
+	mmf_shadow_group_begin(sh, &prog, 3, 7);
+	UNKNOWN(sh, pg(0, 0));
+}
+
+/* POISON keeps content but marks the pages; a zap removes the markers. */
+static void test_uffd_poison(void)
+{
+	load("m0 = " ANON4
+	     "uffd_poison(m0, 0, 4, 0)\n"
+	     "madvise(m0, 0, 1, MADV_DONTNEED)\n");
+	ok(1);
+	step(2);
+	CHECK(sh->pages[pg(0, 1)].poison && !sh->pages[pg(0, 2)].poison, "poison on the pages done");
+	EXPECT(sh, pg(0, 1), 0);
+	ok(1);
+	CHECK(!sh->pages[pg(0, 0)].poison && sh->pages[pg(0, 1)].poison, "DONTNEED zaps the marker");
+}
+
 int main(void)
 {
 	test_write_then_read();
@@ -1120,6 +1260,13 @@ int main(void)
 	test_remove_raced();
 	test_lockall_in_thread();
 	test_child_of_running_thread();
+	test_uffd_copy_zeropage();
+	test_uffd_copy_shared();
+	test_uffd_content_neutral();
+	test_uffd_private_file_missing();
+	test_uffd_move();
+	test_uffd_move_races_on_source();
+	test_uffd_poison();
 	test_acct_errno();
 	test_acct_lost();
 	test_locked_pages();

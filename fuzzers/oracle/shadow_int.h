@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside the shadow model: the helpers its rule files share (shadow.c). */
+#ifndef MMF_SHADOW_INT_H
+#define MMF_SHADOW_INT_H
+
+#include "oracle/shadow.h"
+
+/* The page's mapping is unknown from now on (and so is VmLck). */
+void mmf_shadow_lose_page(struct mmf_shadow *sh, struct mmf_shadow_page *pg);
+/* Record that statement si touched the page. */
+void mmf_shadow_touch(struct mmf_shadow_page *pg, int si);
+/* Arena page idx now holds w, as after a write: the object's page for a
+ * shared view, the page's own otherwise.
+ */
+void mmf_shadow_store(struct mmf_shadow *sh, int idx, const struct mmf_vset *w);
+/* The userfaultfd calls' rules (shadow_uffd.c). */
+void mmf_shadow_apply_uffd(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
+
+#endif
