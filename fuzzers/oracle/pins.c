@@ -270,8 +270,8 @@ void mmf_pins_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, lon
 {
 	int idx = 0, n = 0, r, f = s->args[3];
 
-	mmf_stmt_range(s, &idx, &n);
-	res = MIN(res, (long)n);
+	if (mmf_stmt_range(s, &idx, &n))
+		res = MIN(res, (long)n);
 	switch (s->id) {
 	case MMF_VMSPLICE:
 		do_vmsplice(sh, s, si, res);

@@ -56,6 +56,17 @@ static const char all_calls[] =
 	"thread {\n"
 	"\tread(m0, 0, 1)\n"
 	"}\n"
+	"# track A: pins\n"
+	"f2 = dio_file(64)\n"
+	"vmsplice(m0, 0, 16, 1)\n"
+	"pipe_read(1, 16)\n"
+	"uring_register(m0, 0, 64)\n"
+	"uring_read_fixed(m0, 0, 8, f1, 0)\n"
+	"uring_write_fixed(m0, 8, 8, f2, 4)\n"
+	"dio_read(m0, 16, 8, f2, 0)\n"
+	"dio_write(m0, 24, 8, f2, 8)\n"
+	"process_vm_readv(m0, 32, 8, self, m0, 40)\n"
+	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n"
 	"# the end\n";
 
 static const struct bad {
