@@ -28,6 +28,7 @@ static const char usage[] =
 	"  --corrupt-after N  test hook: change a page behind the model after statement N\n"
 	"  --hang-after N     test hook: hang after statement N\n"
 	"  --corrupt-tag T    test hook: change a page behind the model after each write of tag T\n"
+	"  --corrupt-pin N    test hook: change the page pin call N wrote or vmsplice'd\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
@@ -104,6 +105,7 @@ int cmd_exec(int argc, char **argv)
 		{ "corrupt-after", required_argument, NULL, 'C' },
 		{ "hang-after", required_argument, NULL, 'H' },
 		{ "corrupt-tag", required_argument, NULL, 'T' },
+		{ "corrupt-pin", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -145,6 +147,9 @@ int cmd_exec(int argc, char **argv)
 			break;
 		case 'T':
 			eo.corrupt_tag = strtol(optarg, NULL, 0);
+			break;
+		case 'P':
+			eo.corrupt_pin = atoi(optarg) + 1;
 			break;
 		case 'l':
 			eo.exec_log_fd = open(optarg, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -41,6 +41,10 @@ struct mmf_exec_opts {
 	 */
 	int lkdtm_tag;
 	const char *lkdtm_type;
+	/* Test hook: statement + 1 (0: never) of a pin call after which the
+	 * first page the kernel wrote (or vmsplice'd) is changed.
+	 */
+	int corrupt_pin;
 };
 
 enum mmf_run_status {

@@ -16,6 +16,7 @@
 
 #include "exec/interp.h"
 #include "exec/uffd.h"
+#include "exec/pins.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -281,5 +282,16 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_UFFD_CONTINUE] = mmf_uffd_run_continue,
 	[MMF_UFFD_POISON] = mmf_uffd_run_poison,
 	[MMF_UFFD_MOVE] = mmf_uffd_run_move,
+	/* track A: pins */
+	[MMF_VMSPLICE] = mmf_run_vmsplice,
+	[MMF_PIPE_READ] = mmf_run_pipe_read,
+	[MMF_URING_REGISTER] = mmf_run_uring_register,
+	[MMF_URING_READ_FIXED] = mmf_run_uring_read_fixed,
+	[MMF_URING_WRITE_FIXED] = mmf_run_uring_write_fixed,
+	[MMF_DIO_FILE] = mmf_run_dio_file,
+	[MMF_DIO_READ] = mmf_run_dio_read,
+	[MMF_DIO_WRITE] = mmf_run_dio_write,
+	[MMF_PROCESS_VM_READV] = mmf_run_process_vm_readv,
+	[MMF_PROCESS_VM_WRITEV] = mmf_run_process_vm_writev,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

@@ -322,6 +322,7 @@ static void apply(struct gen *g, const struct mmf_stmt *s)
 		break;
 	case MMF_MEMFD:
 	case MMF_TMPFILE:
+	case MMF_DIO_FILE:
 		g->files[a[0]] = a[1];
 		break;
 	case MMF_SWAPOFF:
@@ -569,6 +570,27 @@ static void build_fork(struct gen *g, struct mmf_stmt *s)
 			       MMF_NR_CHILDREN);
 }
 
+/* Pin calls between a file and memory: a made file, a page inside it. */
+static void build_file_io(struct gen *g, struct mmf_stmt *s)
+{
+	int f;
+
+	build_default(g, s);
+	f = rand_slot(g->r, made_files(g), MMF_NR_FILES);
+	s->args[3] = f;
+	if (g->files[f])
+		s->args[4] = rand_offset(g->r, g->files[f]);
+}
+
+/* process_vm_*v: mostly this process, else a child of the group. */
+static void build_pvm(struct gen *g, struct mmf_stmt *s)
+{
+	build_default(g, s);
+	s->args[3] = g->children && mmf_rand_oneof(g->r, 3) ?
+		1 + rand_bit(g->r, g->children) : MMF_TARGET_SELF;
+	s->args[4] = pick_slot(g);
+}
+
 /* Argument builders that know the model; the others are build_default(). */
 static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) = {
 	[MMF_MMAP] = build_mmap,
@@ -580,6 +602,14 @@ static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) =
 	[MMF_SWAPOFF] = build_swapoff,
 	[MMF_SWAPON] = build_swapon,
 	[MMF_FORK] = build_fork,
+	/* track A: pins */
+	[MMF_DIO_FILE] = build_file,
+	[MMF_URING_READ_FIXED] = build_file_io,
+	[MMF_URING_WRITE_FIXED] = build_file_io,
+	[MMF_DIO_READ] = build_file_io,
+	[MMF_DIO_WRITE] = build_file_io,
+	[MMF_PROCESS_VM_READV] = build_pvm,
+	[MMF_PROCESS_VM_WRITEV] = build_pvm,
 };
 
 /* Calls on pages need a mapping: make one first, mostly. */

@@ -32,6 +32,9 @@
 /* Pages per mapping slot: two PMD-sized folios with 4 KiB pages. */
 #define MMF_SLOT_PAGES		1024
 #define MMF_MAX_TAG		255
+#define MMF_NR_PIPES		2	/* per-process pipes of vmsplice, p0..p1 */
+/* Pages a pipe holds: the executor sizes its pipes to this. */
+#define MMF_PIPE_PAGES		64
 
 enum mmf_arg_type {
 	MMF_ARG_MAP,		/* m0..m7 */
@@ -125,6 +128,17 @@ enum mmf_call_id {
 	MMF_UFFD_CONTINUE,
 	MMF_UFFD_POISON,
 	MMF_UFFD_MOVE,
+	/* track A: pins (vmsplice, io_uring fixed buffers, O_DIRECT, process_vm) */
+	MMF_VMSPLICE,
+	MMF_PIPE_READ,
+	MMF_URING_REGISTER,
+	MMF_URING_READ_FIXED,
+	MMF_URING_WRITE_FIXED,
+	MMF_DIO_FILE,
+	MMF_DIO_READ,
+	MMF_DIO_WRITE,
+	MMF_PROCESS_VM_READV,
+	MMF_PROCESS_VM_WRITEV,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,

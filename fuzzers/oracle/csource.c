@@ -27,6 +27,7 @@
 #include "oracle/acct.h"
 #include "oracle/csource.h"
 #include "oracle/csource_uffd.h"
+#include "oracle/csource_pins.h"
 #include "oracle/shadow.h"
 #include "util/util.h"
 
@@ -1145,6 +1146,22 @@ static const struct emitter {
 	[MMF_UFFD_CONTINUE] = { mmf_emit_uffd_continue, mmf_predict_uffd_fill, { mmf_rt_uffd } },
 	[MMF_UFFD_POISON] = { mmf_emit_uffd_poison, mmf_predict_uffd_fill, { mmf_rt_uffd } },
 	[MMF_UFFD_MOVE] = { mmf_emit_uffd_move, mmf_predict_uffd_fill, { mmf_rt_uffd } },
+	/* track A: pins (csource_pins.c) */
+	[MMF_VMSPLICE] = { mmf_cs_vmsplice, mmf_cs_predict_vmsplice,
+		{ mmf_rt_pins_own, mmf_rt_pipe } },
+	[MMF_PIPE_READ] = { mmf_cs_pipe_read, mmf_cs_predict_pipe_read,
+		{ mmf_rt_pins_own, mmf_rt_pipe } },
+	[MMF_URING_REGISTER] = { mmf_cs_uring_register, mmf_cs_predict_register,
+		{ mmf_rt_pins_own, mmf_rt_uring } },
+	[MMF_URING_READ_FIXED] = { mmf_cs_uring_read, mmf_cs_predict_fixed,
+		{ mmf_rt_pins_own, mmf_rt_uring } },
+	[MMF_URING_WRITE_FIXED] = { mmf_cs_uring_write, mmf_cs_predict_fixed,
+		{ mmf_rt_pins_own, mmf_rt_uring } },
+	[MMF_DIO_FILE] = { mmf_cs_dio_file, NULL, { rt_new_file } },
+	[MMF_DIO_READ] = { mmf_cs_dio_read, mmf_cs_predict_dio, { mmf_rt_dio } },
+	[MMF_DIO_WRITE] = { mmf_cs_dio_write, mmf_cs_predict_dio, { mmf_rt_dio } },
+	[MMF_PROCESS_VM_READV] = { mmf_cs_pvm_readv, mmf_cs_predict_pvm, { mmf_rt_pvm } },
+	[MMF_PROCESS_VM_WRITEV] = { mmf_cs_pvm_writev, mmf_cs_predict_pvm, { mmf_rt_pvm } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },

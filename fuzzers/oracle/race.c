@@ -14,6 +14,7 @@ struct party {
 	uint8_t slots;
 	uint8_t files;
 	uint8_t creates;
+	uint8_t pins;		/* pipes and the ring it uses (pins.c) */
 };
 
 static uint8_t range_slots(int idx, int n)
@@ -48,7 +49,8 @@ static void note(struct party *pt, const struct mmf_stmt *s)
 	 */
 	if ((s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL) && !pt->fork)
 		pt->slots = 0xff;
-	if (s->id == MMF_MEMFD || s->id == MMF_TMPFILE) {
+	mmf_pins_note(s, &pt->slots, &pt->files, &pt->pins);
+	if (s->id == MMF_MEMFD || s->id == MMF_TMPFILE || s->id == MMF_DIO_FILE) {
 		pt->files |= 1u << s->args[0];
 		pt->creates |= 1u << s->args[0];
 	}
@@ -109,8 +111,12 @@ void mmf_shadow_group_begin(struct mmf_shadow *sh, const struct mmf_prog *p, int
 	int nr = parties(p, first, join, pt);
 	uint64_t objs[MMF_MAX_BLOCKS + 1];
 
-	for (int a = 0; a < nr; a++)
+	for (int a = 0; a < nr; a++) {
+		/* READ_FIXED writes the pinned pages wherever mremap put them. */
+		if ((pt[a].pins & MMF_PINS_RING) && !pt[a].fork)
+			pt[a].slots |= mmf_pins_ring_slots(sh);
 		objs[a] = reached_objs(sh, &pt[a]);
+	}
 	for (int a = 0; a < nr; a++) {
 		for (int b = a + 1; b < nr; b++) {
 			uint8_t both = pt[a].slots & pt[b].slots;
@@ -124,6 +130,9 @@ void mmf_shadow_group_begin(struct mmf_shadow *sh, const struct mmf_prog *p, int
 					sh->contested_files |= files & (pt[a].creates | pt[b].creates);
 			}
 			sh->contested_objs |= objs[a] & objs[b];
+			/* Each process has its own pipes and ring. */
+			if (!pt[a].fork && !pt[b].fork)
+				mmf_pins_contest(sh, pt[a].pins & pt[b].pins);
 		}
 	}
 	for (int m = 0; m < MMF_NR_MAPS; m++)
@@ -178,6 +187,7 @@ void mmf_shadow_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int fi
 	for (int m = 0; m < MMF_NR_MAPS; m++)
 		if (sh->contested_slots & (1u << m))
 			mmf_shadow_lose_slot(sh, m);
+	mmf_pins_child_of(sh, p, first, bi);
 }
 
 void mmf_shadow_group_end(struct mmf_shadow *sh)
@@ -186,4 +196,5 @@ void mmf_shadow_group_end(struct mmf_shadow *sh)
 	sh->shared_slots = 0;
 	sh->contested_files = 0;
 	sh->contested_objs = 0;
+	sh->pins.contested_pipes = 0;
 }

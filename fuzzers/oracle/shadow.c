@@ -508,6 +508,9 @@ static void do_write(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, l
 	}
 }
 
+static void touch_range(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res,
+			int idx, int n);
+
 void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
 	int idx = 0, n = 0;
@@ -565,11 +568,18 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		mmf_shadow_apply_uffd(sh, s, si, res);
 		break;
 	default:
-		/* read, mincore, msync, process_madvise, swap: content stays. */
+		/* Pins; read, mincore, msync, process_madvise, swap: content stays. */
+		mmf_pins_apply(sh, s, si, res);
 		break;
 	}
-	if (!range || s->id == MMF_READ)
-		return;
+	if (range && s->id != MMF_READ)
+		touch_range(sh, s, si, res, idx, n);
+	mmf_pins_follow(sh, s, res);
+}
+
+static void touch_range(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res,
+			int idx, int n)
+{
 	for (int i = 0; i < n; i++) {
 		mmf_shadow_touch(&sh->pages[idx + i], si);
 		if (sh->contested_slots & (1u << ((idx + i) / MMF_SLOT_PAGES)))
@@ -624,6 +634,7 @@ void mmf_shadow_fork_child(struct mmf_shadow *sh)
 	}
 	sh->mcl_future = false;
 	sh->locks_exact = true;
+	mmf_pins_fork_child(sh);
 }
 
 void mmf_shadow_lose_slot(struct mmf_shadow *sh, int m)
@@ -650,6 +661,16 @@ long mmf_shadow_locked_pages(const struct mmf_shadow *sh)
 		n += sh->pages[i].mapped && sh->pages[i].locked;
 	}
 	return n;
+}
+
+void mmf_vset_union(struct mmf_vset *a, const struct mmf_vset *b)
+{
+	vset_union(a, b);
+}
+
+void mmf_shadow_maybe_cow(struct mmf_shadow *sh, int idx)
+{
+	maybe_cow(sh, &sh->pages[idx]);
 }
 
 const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx)

@@ -49,6 +49,7 @@ struct mmf_shadow_page {
 	 */
 	uint16_t uffd_zero : 1;
 	uint16_t poison : 1;
+	uint16_t pin_maybe : 1;	/* the io_uring pin may no longer be this page */
 	uint8_t prot;
 	/* Zero is the state of a page never mapped, so that a fresh model is
 	 * zeroed memory the kernel faults in only where a program goes.
@@ -56,7 +57,32 @@ struct mmf_shadow_page {
 	uint8_t obj1;		/* backing object + 1, 0 for anonymous private */
 	uint8_t hist[MMF_HIST];	/* statement + 1 of the last calls that touched it */
 	uint16_t objpage;
+	uint16_t pinpage;	/* io_uring buffer page + 1 pinned here, 0 none */
 	struct mmf_vset own;
+};
+
+/*
+ * Pins (pins.c). A vmsplice'd page in a pipe: what the pipe will return,
+ * and the arena page (and file page) whose later content it may take, as
+ * the pipe holds a reference to the page, not a copy.
+ */
+struct mmf_pipe_ent {
+	struct mmf_vset v;
+	uint16_t idx1;		/* arena page + 1 it follows, 0 none */
+	uint8_t obj1;		/* object + 1 of the file page it is, 0 none */
+	uint16_t objpage;
+	int16_t si;		/* the vmsplice */
+};
+
+struct mmf_pipe {
+	uint16_t head, nr;
+	struct mmf_pipe_ent e[MMF_PIPE_PAGES];
+};
+
+struct mmf_pins {
+	struct mmf_pipe pipes[MMF_NR_PIPES];
+	uint8_t contested_pipes;	/* used by racing parties: unknown */
+	uint16_t ring_idx, ring_n;	/* registered buffer, ring_n 0: none */
 };
 
 struct mmf_shadow_obj {
@@ -75,6 +101,7 @@ struct mmf_shadow {
 	uint8_t contested_files;	/* mmap and re-creation give unknowns */
 	uint64_t contested_objs;
 	int file_obj[MMF_NR_FILES];	/* fN -> object index, -1 none */
+	struct mmf_pins pins;
 	struct mmf_shadow_page pages[MMF_ARENA_PAGES];
 	struct mmf_shadow_obj objs[MMF_SHADOW_OBJS];
 };
@@ -149,6 +176,20 @@ void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n);
  * page's mapping or lock state is unknown.
  */
 long mmf_shadow_locked_pages(const struct mmf_shadow *sh);
+
+
+/* Pins (pins.c): the rule of a pin call, and what every call does to the
+ * pipes and the pinned buffer afterwards.
+ */
+void mmf_pins_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
+void mmf_pins_follow(struct mmf_shadow *sh, const struct mmf_stmt *s, long res);
+void mmf_pins_fork_child(struct mmf_shadow *sh);
+/* Race rules: slots, files and pins (pipe bits, then MMF_PINS_RING) of s. */
+#define MMF_PINS_RING	0x80
+void mmf_pins_note(const struct mmf_stmt *s, uint8_t *slots, uint8_t *files, uint8_t *uses);
+void mmf_pins_contest(struct mmf_shadow *sh, uint8_t uses);
+uint8_t mmf_pins_ring_slots(const struct mmf_shadow *sh);
+void mmf_pins_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi);
 
 /* Object a page's content lives in ("anon" when private anonymous). */
 const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx);

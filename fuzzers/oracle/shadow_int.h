@@ -13,6 +13,10 @@ void mmf_shadow_touch(struct mmf_shadow_page *pg, int si);
  * shared view, the page's own otherwise.
  */
 void mmf_shadow_store(struct mmf_shadow *sh, int idx, const struct mmf_vset *w);
+/* Union of a and b (unknown when too many). */
+void mmf_vset_union(struct mmf_vset *a, const struct mmf_vset *b);
+/* The snapshot a populate that may break COW of a private file view takes. */
+void mmf_shadow_maybe_cow(struct mmf_shadow *sh, int idx);
 /* The userfaultfd calls' rules (shadow_uffd.c). */
 void mmf_shadow_apply_uffd(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
 

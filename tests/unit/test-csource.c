@@ -53,7 +53,18 @@ static const char all_calls[] =
 	"uffd_continue(m0, 8, 4, 0)\n"
 	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
 	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
-	"uffd_unregister(m0, 0, 16)\n";
+	"uffd_unregister(m0, 0, 16)\n"
+	"# track A: pins\n"
+	"f2 = dio_file(64)\n"
+	"vmsplice(m0, 0, 16, 1)\n"
+	"pipe_read(1, 16)\n"
+	"uring_register(m0, 0, 64)\n"
+	"uring_read_fixed(m0, 0, 8, f1, 0)\n"
+	"uring_write_fixed(m0, 8, 8, f2, 4)\n"
+	"dio_read(m0, 16, 8, f2, 0)\n"
+	"dio_write(m0, 24, 8, f2, 8)\n"
+	"process_vm_readv(m0, 32, 8, self, m0, 40)\n"
+	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -91,6 +102,16 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_UFFD_CONTINUE] = "uffd_fill(UFFDIO_CONTINUE_, 0, 8, 4, 0x0)",
 	[MMF_UFFD_POISON] = "uffd_fill(UFFDIO_POISON_, 0, 12, 4, 0x1 /* UFFDIO_MODE_DONTWAKE */)",
 	[MMF_UFFD_MOVE] = "uffd_move(16, 3072, 8, 0x2 /* UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES */)",
+	[MMF_VMSPLICE] = "r = splice_in(1, at(0, 0), 16);",
+	[MMF_PIPE_READ] = "r = pipe_drain(1, 16);",
+	[MMF_URING_REGISTER] = "r = ring_register(at(0, 0), 64);",
+	[MMF_URING_READ_FIXED] = "r = ring_rw(0, at(0, 0), 8, 1 /* f1 */, 0);",
+	[MMF_URING_WRITE_FIXED] = "r = ring_rw(1, at(0, 8), 8, 2 /* f2 */, 4);",
+	[MMF_DIO_FILE] = "new_file(2, 64, sys(open(\"/var/tmp\", O_TMPFILE",
+	[MMF_DIO_READ] = "r = dio(0, at(0, 16), 8, 2 /* f2 */, 0);",
+	[MMF_DIO_WRITE] = "r = dio(1, at(0, 24), 8, 2 /* f2 */, 8);",
+	[MMF_PROCESS_VM_READV] = "r = pvm(0, at(0, 32), -1 /* self */, at(0, 40), 8);",
+	[MMF_PROCESS_VM_WRITEV] = "r = pvm(1, at(0, 48), 1 /* c1 */, at(1, 0), 8);",
 };
 
 static char *csource(const char *text)

@@ -65,6 +65,17 @@ static const char all_calls[] =
 	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
 	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
 	"uffd_unregister(m0, 0, 16)\n"
+	"# track A: pins\n"
+	"f2 = dio_file(64)\n"
+	"vmsplice(m0, 0, 16, 1)\n"
+	"pipe_read(1, 16)\n"
+	"uring_register(m0, 0, 64)\n"
+	"uring_read_fixed(m0, 0, 8, f1, 0)\n"
+	"uring_write_fixed(m0, 8, 8, f2, 4)\n"
+	"dio_read(m0, 16, 8, f2, 0)\n"
+	"dio_write(m0, 24, 8, f2, 8)\n"
+	"process_vm_readv(m0, 32, 8, self, m0, 40)\n"
+	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n"
 	"# the end\n";
 
 static const struct bad {
