@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "exec/calls_c.h"
 #include "exec/interp.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -270,5 +271,21 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_TMPFILE] = run_tmpfile,
 	[MMF_SWAPOFF] = run_swapoff,
 	[MMF_SWAPON] = run_swapon,
+	/* Track C: cgknobs.c and files.c. */
+	[MMF_CG_MOVE] = run_cg_move,
+	[MMF_CG_LIMIT] = run_cg_limit,
+	[MMF_CG_RECLAIM] = run_cg_reclaim,
+	[MMF_MEMFD_CREATE] = run_memfd_create,
+	[MMF_MEMFD_SECRET] = run_memfd_secret,
+	[MMF_DEVZERO] = run_devzero,
+	[MMF_MEMFD_SEAL] = run_memfd_seal,
+	[MMF_FALLOCATE] = run_fallocate,
+	[MMF_FTRUNCATE] = run_ftruncate,
+	[MMF_PWRITE] = run_pwrite,
+	[MMF_PREAD] = run_pread,
+	[MMF_SPECIAL_MAP] = run_special_map,
+	[MMF_PRCTL_MERGE] = run_prctl_merge,
+	[MMF_KSM_WAIT] = run_ksm_wait,
+	[MMF_THP_KNOB] = run_thp_knob,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

@@ -63,6 +63,7 @@ cgroup:
 		}
 		snprintf(env->procs, sizeof(env->procs), "%s/cgroup.procs", mmf_cg_path(env->cg));
 	}
+	mmf_env_setup_c(o, env);
 	return 0;
 fail:
 	mmf_env_teardown(env);
@@ -82,6 +83,7 @@ int mmf_env_teardown(struct mmf_env *env)
 {
 	int r = 0;
 
+	mmf_env_teardown_c(env);
 	if (env->cg && mmf_cg_destroy(env->cg) < 0)
 		r = -1;
 	env->cg = NULL;

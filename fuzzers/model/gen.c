@@ -203,7 +203,8 @@ uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int
 	case MMF_ARG_ENUM:
 		return rand_set_value(r, d, a);
 	case MMF_ARG_TAG:
-		return 1 + mmf_rand_below(r, MMF_MAX_TAG);
+		/* Tag 0 writes zero pages: they take their own path at swap-out. */
+		return mmf_rand_oneof(r, 16) ? 0 : 1 + mmf_rand_below(r, MMF_MAX_TAG);
 	case MMF_ARG_INT:
 		/* The minimum is the default (swapon: kernel-chosen priority). */
 		return mmf_rand_below(r, 2) ? a->min :

@@ -32,6 +32,8 @@
 /* Pages per mapping slot: two PMD-sized folios with 4 KiB pages. */
 #define MMF_SLOT_PAGES		1024
 #define MMF_MAX_TAG		255
+/* Memory cgroups a program may move into: the run's own, then siblings. */
+#define MMF_NR_CGROUPS		3
 
 enum mmf_arg_type {
 	MMF_ARG_MAP,		/* m0..m7 */
@@ -44,7 +46,7 @@ enum mmf_arg_type {
 	MMF_ARG_NPAGES,		/* page count, 1..MMF_SLOT_PAGES */
 	MMF_ARG_FLAGS,		/* OR of names from a flag set */
 	MMF_ARG_ENUM,		/* one name from a flag set */
-	MMF_ARG_TAG,		/* content tag of a write, 1..255 */
+	MMF_ARG_TAG,		/* content tag of a write, 0..255; 0 writes zeroes */
 	MMF_ARG_INT,		/* integer in [min, max] */
 };
 
@@ -115,6 +117,22 @@ enum mmf_call_id {
 	MMF_TMPFILE,
 	MMF_SWAPOFF,
 	MMF_SWAPON,
+	/* Track C: memory cgroups, shmem and files, special mappings, KSM, mTHP. */
+	MMF_CG_MOVE,
+	MMF_CG_LIMIT,
+	MMF_CG_RECLAIM,
+	MMF_MEMFD_CREATE,
+	MMF_MEMFD_SECRET,
+	MMF_DEVZERO,
+	MMF_MEMFD_SEAL,
+	MMF_FALLOCATE,
+	MMF_FTRUNCATE,
+	MMF_PWRITE,
+	MMF_PREAD,
+	MMF_SPECIAL_MAP,
+	MMF_PRCTL_MERGE,
+	MMF_KSM_WAIT,
+	MMF_THP_KNOB,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,
@@ -128,6 +146,14 @@ extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
 	mmf_msync_set, mmf_swapon_set;
+
+/*
+ * Knobs thp_knob may write, relative to /sys/kernel/mm/transparent_hugepage/,
+ * indexed by its knob argument. The runner journals every one the kernel
+ * has before a program runs and restores them after it (exec opts knobs).
+ */
+#define MMF_NR_KNOBS		9
+extern const char *const mmf_knob_paths[MMF_NR_KNOBS];
 
 /* A statement is a call, or (id < 0) a comment line kept for printing. */
 struct mmf_stmt {

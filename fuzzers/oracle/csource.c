@@ -153,6 +153,8 @@ static const char rt_common[] =
 	"/* The pattern of every 64-bit word of a page that a write of tag filled. */\n"
 	"static inline uint64_t word(int tag, int idx)\n"
 	"{\n"
+	"\tif (!tag)\n"
+	"\t\treturn 0;\n"
 	"\treturn (uint64_t)((uint32_t)tag << 24 | nonce) << 32 | (uint32_t)(idx + 1);\n"
 	"}\n"
 	"\n"

@@ -70,6 +70,7 @@ struct mmf_shadow {
 	uint8_t contested_files;	/* mmap and re-creation give unknowns */
 	uint64_t contested_objs;
 	int file_obj[MMF_NR_FILES];	/* fN -> object index, -1 none */
+	uint8_t file_kind[MMF_NR_FILES];	/* enum mmf_file_kind (shadow_c.h) */
 	struct mmf_shadow_page pages[MMF_ARENA_PAGES];
 	struct mmf_shadow_obj objs[MMF_SHADOW_OBJS];
 };
