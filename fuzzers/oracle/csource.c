@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "oracle/acct.h"
+#include "oracle/csource_c.h"
 #include "oracle/csource.h"
 #include "oracle/shadow.h"
 #include "util/util.h"
@@ -1136,6 +1137,22 @@ static const struct emitter {
 	[MMF_TMPFILE] = { emit_tmpfile, NULL, { rt_new_file } },
 	[MMF_SWAPOFF] = { emit_swapoff },
 	[MMF_SWAPON] = { emit_swapon },
+	/* Track C: csource_c.c. */
+	[MMF_CG_MOVE] = { mmf_emit_cg_move, NULL, { mmf_rt_c } },
+	[MMF_CG_LIMIT] = { mmf_emit_cg_limit, NULL, { mmf_rt_c } },
+	[MMF_CG_RECLAIM] = { mmf_emit_cg_reclaim, NULL, { mmf_rt_c } },
+	[MMF_MEMFD_CREATE] = { mmf_emit_memfd_create, NULL, { rt_new_file } },
+	[MMF_MEMFD_SECRET] = { mmf_emit_memfd_secret, NULL, { rt_new_file } },
+	[MMF_DEVZERO] = { mmf_emit_devzero, NULL, { mmf_rt_c } },
+	[MMF_MEMFD_SEAL] = { mmf_emit_memfd_seal },
+	[MMF_FALLOCATE] = { mmf_emit_fallocate },
+	[MMF_FTRUNCATE] = { mmf_emit_ftruncate },
+	[MMF_PWRITE] = { mmf_emit_pwrite, NULL, { mmf_rt_c } },
+	[MMF_PREAD] = { mmf_emit_pread, NULL, { mmf_rt_c } },
+	[MMF_SPECIAL_MAP] = { mmf_emit_special_map, NULL, { mmf_rt_c } },
+	[MMF_PRCTL_MERGE] = { mmf_emit_prctl_merge, NULL, { mmf_rt_c } },
+	[MMF_KSM_WAIT] = { mmf_emit_ksm_wait, NULL, { mmf_rt_c } },
+	[MMF_THP_KNOB] = { mmf_emit_thp_knob, NULL, { mmf_rt_c } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },
