@@ -305,7 +305,12 @@ static void apply(struct gen *g, const struct mmf_stmt *s)
 		break;
 	case MMF_MEMFD:
 	case MMF_TMPFILE:
+	case MMF_MEMFD_CREATE:
+	case MMF_MEMFD_SECRET:
 		g->files[a[0]] = a[1];
+		break;
+	case MMF_DEVZERO:
+		g->files[a[0]] = MMF_SLOT_PAGES;
 		break;
 	case MMF_SWAPOFF:
 		g->swaps_off |= 1u << a[0];
@@ -456,6 +461,12 @@ static void build_file(struct gen *g, struct mmf_stmt *s)
 	s->args[1] = rand_npages(g->r, MMF_SLOT_PAGES);
 }
 
+static void build_file_flags(struct gen *g, struct mmf_stmt *s)
+{
+	build_file(g, s);
+	gen_args(g, s, 2);
+}
+
 static void build_mmap(struct gen *g, struct mmf_stmt *s)
 {
 	const struct mmf_flag_set *share = mmf_calls[MMF_MMAP].args[5].set;
@@ -560,6 +571,8 @@ static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) =
 	[MMF_READ] = build_read,
 	[MMF_MEMFD] = build_file,
 	[MMF_TMPFILE] = build_file,
+	[MMF_MEMFD_CREATE] = build_file_flags,
+	[MMF_MEMFD_SECRET] = build_file,
 	[MMF_SWAPOFF] = build_swapoff,
 	[MMF_SWAPON] = build_swapon,
 	[MMF_FORK] = build_fork,
