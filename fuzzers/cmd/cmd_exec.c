@@ -191,6 +191,7 @@ int cmd_exec(int argc, char **argv)
 		for (int i = 0; i < env.nr_swaps; i++)
 			eo.swaps[i] = env.swaps[i];
 		eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
+		mmf_env_exec_opts_c(&env, &eo);
 	}
 	eo.kmsg = mmf_kmsg_open();
 	for (int i = 0; i < nprogs; i++) {

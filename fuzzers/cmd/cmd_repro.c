@@ -174,6 +174,7 @@ static int serve(struct repro_cmd *rc)
 	for (int i = 0; i < env.nr_swaps; i++)
 		rc->eo.swaps[i] = env.swaps[i];
 	rc->eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
+	mmf_env_exec_opts_c(&env, &rc->eo);
 	rc->eo.kmsg = mmf_kmsg_open();
 	r = mmf_serve(fd, &rc->eo, env.j);
 	mmf_kmsg_close(rc->eo.kmsg);
@@ -224,6 +225,7 @@ int cmd_repro(int argc, char **argv)
 		for (int i = 0; i < env.nr_swaps; i++)
 			rc.eo.swaps[i] = env.swaps[i];
 		rc.eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
+		mmf_env_exec_opts_c(&env, &rc.eo);
 		rc.eo.kmsg = mmf_kmsg_open();
 		rc.ops.run = mmf_native_run;
 		rc.ops.ctx = &rc.eo;

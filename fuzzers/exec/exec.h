@@ -26,6 +26,17 @@ struct mmf_exec_opts {
 	struct mmf_kmsg *kmsg;
 	/* A memory cgroup's cgroup.procs to put the program process in. */
 	const char *cgroup_procs;
+	/* Memory cgroup directories cg_move, cg_limit and cg_reclaim address:
+	 * [0] the one of cgroup_procs, then siblings; NULL where none. The
+	 * runner restores the limits a program changed (exec/cgknobs.c).
+	 */
+	const char *cgroups[MMF_NR_CGROUPS];
+	/* Files of mmf_knob_paths[] that thp_knob may write: journaled by the
+	 * environment before any program (so a kill leaves them restorable),
+	 * restored by the runner after each program that wrote one. NULL where
+	 * the kernel lacks the knob or nothing journaled it.
+	 */
+	const char *knobs[MMF_NR_KNOBS];
 	/* Test hooks, -1 for never: after this statement, change a page
 	 * behind the model's back through /proc/self/mem; or stop and wait
 	 * forever, as a hung call would.

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/calls_c.h"
 #include "exec/interp.h"
 #include "oracle/kmsg.h"
 
@@ -138,6 +139,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		  struct mmf_exec_result *r)
 {
 	uint64_t start = now_ns();
+	struct mmf_exec_saved saved;
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
@@ -159,6 +161,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	outfd = memfd_create("mmfuzz-out", MFD_CLOEXEC);
 	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
 		return -errno;
+	mmf_exec_save_c(p, o, &saved);
 	pid = fork();
 	if (pid < 0) {
 		close(outfd);
@@ -186,6 +189,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	else if (WEXITSTATUS(status))
 		r->status = MMF_RUN_CRASHED;
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	mmf_exec_restore_c(o, &saved);
 	r->ns = now_ns() - start;
 	len = lseek(outfd, 0, SEEK_END);
 	buf = xmalloc(len + 1);

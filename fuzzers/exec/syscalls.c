@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "exec/calls_c.h"
 #include "exec/interp.h"
 #include "exec/uffd.h"
 #include "exec/pins.h"
@@ -293,5 +294,21 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_DIO_WRITE] = mmf_run_dio_write,
 	[MMF_PROCESS_VM_READV] = mmf_run_process_vm_readv,
 	[MMF_PROCESS_VM_WRITEV] = mmf_run_process_vm_writev,
+	/* Track C: cgknobs.c and files.c. */
+	[MMF_CG_MOVE] = run_cg_move,
+	[MMF_CG_LIMIT] = run_cg_limit,
+	[MMF_CG_RECLAIM] = run_cg_reclaim,
+	[MMF_MEMFD_CREATE] = run_memfd_create,
+	[MMF_MEMFD_SECRET] = run_memfd_secret,
+	[MMF_DEVZERO] = run_devzero,
+	[MMF_MEMFD_SEAL] = run_memfd_seal,
+	[MMF_FALLOCATE] = run_fallocate,
+	[MMF_FTRUNCATE] = run_ftruncate,
+	[MMF_PWRITE] = run_pwrite,
+	[MMF_PREAD] = run_pread,
+	[MMF_SPECIAL_MAP] = run_special_map,
+	[MMF_PRCTL_MERGE] = run_prctl_merge,
+	[MMF_KSM_WAIT] = run_ksm_wait,
+	[MMF_THP_KNOB] = run_thp_knob,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

@@ -181,6 +181,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	for (int i = 0; i < env->nr_swaps; i++)
 		eo.swaps[i] = env->swaps[i];
 	eo.cgroup_procs = env->procs[0] ? env->procs : NULL;
+	mmf_env_exec_opts_c(env, &eo);
 	eo.kmsg = mmf_kmsg_open();
 	if (!eo.kmsg)
 		warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",

@@ -94,6 +94,49 @@ SET(mmf_uffd_dontwake_set, "uffd_dontwake", { "UFFDIO_MODE_DONTWAKE", 0x1 });
 
 SET(mmf_uffd_move_set, "uffd_move",
 	{ "UFFDIO_MOVE_MODE_DONTWAKE", 0x1 }, { "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES", 0x2 });
+/* Track C: cgroups, shmem and files, special mappings, KSM, mTHP. */
+SET(mmf_cgknob_set, "cgroup knob",
+	{ "MEMORY_MAX", 0 }, { "MEMORY_SWAP_MAX", 1 }, { "MEMORY_HIGH", 2 });
+
+SET(mmf_memfd_set, "memfd_create",
+	{ "MFD_ALLOW_SEALING", 0x2 }, { "MFD_HUGETLB", 0x4 },
+	{ "MFD_NOEXEC_SEAL", 0x8 }, { "MFD_EXEC", 0x10 });
+
+SET(mmf_seal_set, "seals",
+	{ "F_SEAL_SEAL", 0x1 }, { "F_SEAL_SHRINK", 0x2 }, { "F_SEAL_GROW", 0x4 },
+	{ "F_SEAL_WRITE", 0x8 }, { "F_SEAL_FUTURE_WRITE", 0x10 });
+
+/*
+ * FALLOC_FL_* modes: PUNCH_HOLE is PUNCH_HOLE|KEEP_SIZE (the kernel takes no
+ * hole without it); shmem allocates and punches, ZERO_RANGE is EOPNOTSUPP.
+ */
+SET(mmf_falloc_set, "fallocate",
+	{ "PUNCH_HOLE", 0x3 }, { "KEEP_SIZE", 0x1 }, { "ALLOCATE", 0x0 },
+	{ "ZERO_RANGE", 0x10 });
+
+/*
+ * Mappings the kernel backs with its own pages that can sit in a slot. Not
+ * io_uring's rings: io_uring_get_unmapped_area() refuses any address we
+ * choose, and mremap() of the ring VMA fails (EINVAL, 6.18).
+ */
+SET(mmf_special_set, "special", { "PERF_RING", 0 });
+
+/* Indexes into mmf_knob_paths[]. */
+SET(mmf_thpknob_set, "knob",
+	{ "THP_16K", 0 }, { "THP_32K", 1 }, { "THP_64K", 2 }, { "THP_128K", 3 },
+	{ "THP_256K", 4 }, { "THP_512K", 5 }, { "THP_1M", 6 }, { "THP_2M", 7 },
+	{ "SHMEM", 8 });
+
+/* Knob values; within_size and advise only for shmem, inherit only per size. */
+SET(mmf_thpval_set, "knob value",
+	{ "never", 0 }, { "always", 1 }, { "madvise", 2 }, { "inherit", 3 },
+	{ "within_size", 4 }, { "advise", 5 });
+
+const char *const mmf_knob_paths[MMF_NR_KNOBS] = {
+	"hugepages-16kB/enabled", "hugepages-32kB/enabled", "hugepages-64kB/enabled",
+	"hugepages-128kB/enabled", "hugepages-256kB/enabled", "hugepages-512kB/enabled",
+	"hugepages-1024kB/enabled", "hugepages-2048kB/enabled", "shmem_enabled",
+};
 
 #define MAP(n)		{ n, MMF_ARG_MAP }
 #define PAGE(n)		{ n, MMF_ARG_PAGE }
@@ -184,6 +227,44 @@ const struct mmf_call_desc mmf_calls[MMF_NR_CALLS] = {
 	[MMF_PROCESS_VM_WRITEV] = { "process_vm_writev", 6, { RANGE,
 		{ "target", MMF_ARG_TARGET }, MAP("remote_map"), PAGE("remote_page") },
 		MMF_CALL_RANGE, .weight = 2 },
+	/* Track C: cgroups, shmem and files, special mappings, KSM, mTHP. */
+	[MMF_CG_MOVE] = { "cg_move", 2, { { "target", MMF_ARG_TARGET },
+		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 } },
+		MMF_CALL_GLOBAL, .weight = 2 },
+	[MMF_CG_LIMIT] = { "cg_limit", 3, {
+		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 },
+		ENUM("knob", mmf_cgknob_set),
+		{ "mib", MMF_ARG_INT, .min = 0, .max = 64 } },
+		MMF_CALL_GLOBAL, .weight = 1 },
+	[MMF_CG_RECLAIM] = { "cg_reclaim", 2, {
+		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 },
+		NPAGES("npages") }, MMF_CALL_GLOBAL, .weight = 2 },
+	[MMF_MEMFD_CREATE] = { "memfd_create", 3, { { "file", MMF_ARG_FILE },
+		NPAGES("npages"), FLAGS("flags", mmf_memfd_set) },
+		MMF_CALL_DEFINES, .weight = 2 },
+	[MMF_MEMFD_SECRET] = { "memfd_secret", 2, { { "file", MMF_ARG_FILE },
+		NPAGES("npages") }, MMF_CALL_DEFINES, .weight = 1 },
+	[MMF_DEVZERO] = { "devzero", 1, { { "file", MMF_ARG_FILE } },
+		MMF_CALL_DEFINES, .weight = 1 },
+	[MMF_MEMFD_SEAL] = { "memfd_seal", 2, { { "file", MMF_ARG_FILE },
+		FLAGS("seals", mmf_seal_set) }, 0, .weight = 1 },
+	[MMF_FALLOCATE] = { "fallocate", 4, { { "file", MMF_ARG_FILE },
+		PAGE("page"), NPAGES("npages"), ENUM("mode", mmf_falloc_set) },
+		0, .weight = 3 },
+	[MMF_FTRUNCATE] = { "ftruncate", 2, { { "file", MMF_ARG_FILE },
+		NPAGES("npages") }, 0, .weight = 2 },
+	[MMF_PWRITE] = { "pwrite", 4, { { "file", MMF_ARG_FILE }, PAGE("page"),
+		NPAGES("npages"), { "tag", MMF_ARG_TAG } }, 0, .weight = 3 },
+	[MMF_PREAD] = { "pread", 3, { { "file", MMF_ARG_FILE }, PAGE("page"),
+		NPAGES("npages") }, 0, .weight = 3 },
+	[MMF_SPECIAL_MAP] = { "special_map", 4, { RANGE,
+		ENUM("kind", mmf_special_set) }, MMF_CALL_RANGE, .weight = 1 },
+	[MMF_PRCTL_MERGE] = { "prctl_merge", 1, {
+		{ "on", MMF_ARG_INT, .min = 0, .max = 1 } }, MMF_CALL_GLOBAL, .weight = 1 },
+	[MMF_KSM_WAIT] = { "ksm_wait", 1, {
+		{ "scans", MMF_ARG_INT, .min = 1, .max = 2 } }, MMF_CALL_GLOBAL, .weight = 1 },
+	[MMF_THP_KNOB] = { "thp_knob", 2, { ENUM("knob", mmf_thpknob_set),
+		ENUM("value", mmf_thpval_set) }, MMF_CALL_GLOBAL, .weight = 1 },
 	[MMF_FORK] = { "fork", 1, { { "child", MMF_ARG_CHILD } },
 		MMF_CALL_DEFINES, MMF_BLOCK_FORK, .weight = 3 },
 	[MMF_THREAD] = { "thread", 0, { }, 0, MMF_BLOCK_THREAD, .weight = 3 },

@@ -221,7 +221,8 @@ uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int
 	case MMF_ARG_ENUM:
 		return rand_set_value(r, d, a);
 	case MMF_ARG_TAG:
-		return 1 + mmf_rand_below(r, MMF_MAX_TAG);
+		/* Tag 0 writes zero pages: they take their own path at swap-out. */
+		return mmf_rand_oneof(r, 16) ? 0 : 1 + mmf_rand_below(r, MMF_MAX_TAG);
 	case MMF_ARG_INT:
 		/* The minimum is the default (swapon: kernel-chosen priority). */
 		return mmf_rand_below(r, 2) ? a->min :
@@ -323,7 +324,12 @@ static void apply(struct gen *g, const struct mmf_stmt *s)
 	case MMF_MEMFD:
 	case MMF_TMPFILE:
 	case MMF_DIO_FILE:
+	case MMF_MEMFD_CREATE:
+	case MMF_MEMFD_SECRET:
 		g->files[a[0]] = a[1];
+		break;
+	case MMF_DEVZERO:
+		g->files[a[0]] = MMF_SLOT_PAGES;
 		break;
 	case MMF_SWAPOFF:
 		g->swaps_off |= 1u << a[0];
@@ -474,6 +480,12 @@ static void build_file(struct gen *g, struct mmf_stmt *s)
 	s->args[1] = rand_npages(g->r, MMF_SLOT_PAGES);
 }
 
+static void build_file_flags(struct gen *g, struct mmf_stmt *s)
+{
+	build_file(g, s);
+	gen_args(g, s, 2);
+}
+
 static void build_mmap(struct gen *g, struct mmf_stmt *s)
 {
 	const struct mmf_flag_set *share = mmf_calls[MMF_MMAP].args[5].set;
@@ -599,6 +611,8 @@ static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) =
 	[MMF_READ] = build_read,
 	[MMF_MEMFD] = build_file,
 	[MMF_TMPFILE] = build_file,
+	[MMF_MEMFD_CREATE] = build_file_flags,
+	[MMF_MEMFD_SECRET] = build_file,
 	[MMF_SWAPOFF] = build_swapoff,
 	[MMF_SWAPON] = build_swapon,
 	[MMF_FORK] = build_fork,

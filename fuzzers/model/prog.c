@@ -64,7 +64,7 @@ static uint64_t arg_clamp(const struct mmf_arg_desc *a, uint64_t v)
 	case MMF_ARG_NPAGES:
 		return v >= 1 && v <= MMF_SLOT_PAGES ? v : 1 + v % MMF_SLOT_PAGES;
 	case MMF_ARG_TAG:
-		return v >= 1 && v <= MMF_MAX_TAG ? v : 1 + v % MMF_MAX_TAG;
+		return v <= MMF_MAX_TAG ? v : v % (MMF_MAX_TAG + 1);
 	case MMF_ARG_FLAGS:
 		return v & flags_mask(a->set);
 	case MMF_ARG_ENUM:

@@ -35,6 +35,8 @@
 #define MMF_NR_PIPES		2	/* per-process pipes of vmsplice, p0..p1 */
 /* Pages a pipe holds: the executor sizes its pipes to this. */
 #define MMF_PIPE_PAGES		64
+/* Memory cgroups a program may move into: the run's own, then siblings. */
+#define MMF_NR_CGROUPS		3
 
 enum mmf_arg_type {
 	MMF_ARG_MAP,		/* m0..m7 */
@@ -47,7 +49,7 @@ enum mmf_arg_type {
 	MMF_ARG_NPAGES,		/* page count, 1..MMF_SLOT_PAGES */
 	MMF_ARG_FLAGS,		/* OR of names from a flag set */
 	MMF_ARG_ENUM,		/* one name from a flag set */
-	MMF_ARG_TAG,		/* content tag of a write, 1..255 */
+	MMF_ARG_TAG,		/* content tag of a write, 0..255; 0 writes zeroes */
 	MMF_ARG_INT,		/* integer in [min, max] */
 };
 
@@ -139,6 +141,22 @@ enum mmf_call_id {
 	MMF_DIO_WRITE,
 	MMF_PROCESS_VM_READV,
 	MMF_PROCESS_VM_WRITEV,
+	/* Track C: memory cgroups, shmem and files, special mappings, KSM, mTHP. */
+	MMF_CG_MOVE,
+	MMF_CG_LIMIT,
+	MMF_CG_RECLAIM,
+	MMF_MEMFD_CREATE,
+	MMF_MEMFD_SECRET,
+	MMF_DEVZERO,
+	MMF_MEMFD_SEAL,
+	MMF_FALLOCATE,
+	MMF_FTRUNCATE,
+	MMF_PWRITE,
+	MMF_PREAD,
+	MMF_SPECIAL_MAP,
+	MMF_PRCTL_MERGE,
+	MMF_KSM_WAIT,
+	MMF_THP_KNOB,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,
@@ -156,6 +174,14 @@ extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
 	mmf_uffd_register_set, mmf_uffd_copy_set, mmf_uffd_wp_set, mmf_uffd_continue_set,
 	mmf_uffd_dontwake_set, mmf_uffd_move_set;
+
+/*
+ * Knobs thp_knob may write, relative to /sys/kernel/mm/transparent_hugepage/,
+ * indexed by its knob argument. The runner journals every one the kernel
+ * has before a program runs and restores them after it (exec opts knobs).
+ */
+#define MMF_NR_KNOBS		9
+extern const char *const mmf_knob_paths[MMF_NR_KNOBS];
 
 /* A statement is a call, or (id < 0) a comment line kept for printing. */
 struct mmf_stmt {

@@ -287,7 +287,7 @@ static int parse_arg(struct parser *ps, const struct mmf_call_desc *d,
 		bad = lookup_flag(a->set, t, n, v) || !set_allows(a, *v);
 		break;
 	case MMF_ARG_TAG:
-		bad = parse_number(t, n, v) || *v < 1 || *v > MMF_MAX_TAG;
+		bad = parse_number(t, n, v) || *v > MMF_MAX_TAG;
 		break;
 	case MMF_ARG_INT:
 		bad = parse_number(t, n, v) || (int64_t)*v < a->min || (int64_t)*v > a->max;

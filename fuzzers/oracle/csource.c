@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "oracle/acct.h"
+#include "oracle/csource_c.h"
 #include "oracle/csource.h"
 #include "oracle/csource_uffd.h"
 #include "oracle/csource_pins.h"
@@ -155,6 +156,8 @@ static const char rt_common[] =
 	"/* The pattern of every 64-bit word of a page that a write of tag filled. */\n"
 	"static inline uint64_t word(int tag, int idx)\n"
 	"{\n"
+	"\tif (!tag)\n"
+	"\t\treturn 0;\n"
 	"\treturn (uint64_t)((uint32_t)tag << 24 | nonce) << 32 | (uint32_t)(idx + 1);\n"
 	"}\n"
 	"\n"
@@ -1162,6 +1165,22 @@ static const struct emitter {
 	[MMF_DIO_WRITE] = { mmf_cs_dio_write, mmf_cs_predict_dio, { mmf_rt_dio } },
 	[MMF_PROCESS_VM_READV] = { mmf_cs_pvm_readv, mmf_cs_predict_pvm, { mmf_rt_pvm } },
 	[MMF_PROCESS_VM_WRITEV] = { mmf_cs_pvm_writev, mmf_cs_predict_pvm, { mmf_rt_pvm } },
+	/* Track C: csource_c.c. */
+	[MMF_CG_MOVE] = { mmf_emit_cg_move, NULL, { mmf_rt_c } },
+	[MMF_CG_LIMIT] = { mmf_emit_cg_limit, NULL, { mmf_rt_c } },
+	[MMF_CG_RECLAIM] = { mmf_emit_cg_reclaim, NULL, { mmf_rt_c } },
+	[MMF_MEMFD_CREATE] = { mmf_emit_memfd_create, NULL, { rt_new_file } },
+	[MMF_MEMFD_SECRET] = { mmf_emit_memfd_secret, NULL, { rt_new_file } },
+	[MMF_DEVZERO] = { mmf_emit_devzero, NULL, { mmf_rt_c } },
+	[MMF_MEMFD_SEAL] = { mmf_emit_memfd_seal },
+	[MMF_FALLOCATE] = { mmf_emit_fallocate },
+	[MMF_FTRUNCATE] = { mmf_emit_ftruncate },
+	[MMF_PWRITE] = { mmf_emit_pwrite, NULL, { mmf_rt_c } },
+	[MMF_PREAD] = { mmf_emit_pread, NULL, { mmf_rt_c } },
+	[MMF_SPECIAL_MAP] = { mmf_emit_special_map, NULL, { mmf_rt_c } },
+	[MMF_PRCTL_MERGE] = { mmf_emit_prctl_merge, NULL, { mmf_rt_c } },
+	[MMF_KSM_WAIT] = { mmf_emit_ksm_wait, NULL, { mmf_rt_c } },
+	[MMF_THP_KNOB] = { mmf_emit_thp_knob, NULL, { mmf_rt_c } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },

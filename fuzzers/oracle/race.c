@@ -50,9 +50,13 @@ static void note(struct party *pt, const struct mmf_stmt *s)
 	if ((s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL) && !pt->fork)
 		pt->slots = 0xff;
 	mmf_pins_note(s, &pt->slots, &pt->files, &pt->pins);
-	if (s->id == MMF_MEMFD || s->id == MMF_TMPFILE || s->id == MMF_DIO_FILE) {
+	/* Calls on a file slot (pwrite, ftruncate...) race on its object;
+	 * the ones that define it (memfd, tmpfile...) re-create it.
+	 */
+	if (mmf_calls[s->id].nr_args && mmf_calls[s->id].args[0].type == MMF_ARG_FILE) {
 		pt->files |= 1u << s->args[0];
-		pt->creates |= 1u << s->args[0];
+		if (mmf_calls[s->id].flags & MMF_CALL_DEFINES)
+			pt->creates |= 1u << s->args[0];
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "oracle/shadow.h"
+#include "oracle/shadow_c.h"
 #include "oracle/shadow_int.h"
 #include "util/util.h"
 
@@ -94,6 +95,8 @@ void mmf_shadow_delete(struct mmf_shadow *sh)
 
 uint64_t mmf_shadow_word(const struct mmf_shadow *sh, uint64_t tag, int idx)
 {
+	if (!tag)
+		return 0;
 	return (uint64_t)((uint32_t)tag << 24 | sh->nonce) << 32 | (uint32_t)(idx + 1);
 }
 
@@ -192,7 +195,12 @@ static void do_mmap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, in
 	uint64_t backing = s->args[3], prot = s->args[4], flags = s->args[6];
 	bool priv = s->args[5] == SHARE_PRIVATE;
 	bool locked = (flags & M_LOCKED) || sh->mcl_future;
+	int kind = backing == MMF_BACKING_ANON ? MMF_FILE_PLAIN : sh->file_kind[backing - 1];
 	int obj = -1;
+
+	/* /dev/zero: MAP_SHARED makes a new shmem object, MAP_PRIVATE is anon. */
+	if (kind == MMF_FILE_DEVZERO)
+		backing = MMF_BACKING_ANON;
 
 	if (res < 0) {
 		/* A failed MAP_FIXED may already have unmapped the old range. */
@@ -224,6 +232,11 @@ static void do_mmap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, in
 		map_page(sh, pg, obj, objpage, priv, prot, locked);
 		if ((flags & (M_POPULATE | M_LOCKED)) || sh->mcl_future)
 			maybe_cow(sh, pg);
+		/* secretmem makes its VMAs VM_LOCKED; VmLck may or may not count it. */
+		if (kind == MMF_FILE_SECRET) {
+			pg->lock_unknown = 1;
+			sh->locks_exact = false;
+		}
 	}
 }
 
@@ -561,6 +574,7 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		break;
 	case MMF_MEMFD:
 	case MMF_TMPFILE:
+		sh->file_kind[s->args[0]] = MMF_FILE_PLAIN;
 		sh->file_obj[s->args[0]] = res < 0 ? -1 :
 			obj_new(sh, s->args[1], sh->contested_files & (1u << s->args[0]));
 		break;
@@ -568,8 +582,9 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		mmf_shadow_apply_uffd(sh, s, si, res);
 		break;
 	default:
-		/* Pins; read, mincore, msync, process_madvise, swap: content stays. */
+		/* Pins, files; read, mincore, msync, process_madvise, swap: content stays. */
 		mmf_pins_apply(sh, s, si, res);
+		mmf_shadow_apply_c(sh, s, idx, n, res);
 		break;
 	}
 	if (range && s->id != MMF_READ)
@@ -682,4 +697,25 @@ const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx)
 	if (!pg->priv)
 		return "shared";
 	return pg->view ? "private file" : "private COWed";
+}
+
+/* The helpers the rules of shadow_c.c share (shadow_int.h). */
+int mmf_shadow_obj_new(struct mmf_shadow *sh, int npages, bool unknown)
+{
+	return obj_new(sh, npages, unknown);
+}
+
+struct mmf_vset *mmf_shadow_obj_page(struct mmf_shadow *sh, int o, int pg)
+{
+	return obj_page(sh, o, pg);
+}
+
+void mmf_vset_union_zero(struct mmf_vset *v)
+{
+	vset_union(v, &zero_set);
+}
+
+void mmf_shadow_zap_page(struct mmf_shadow *sh, int idx, bool maybe)
+{
+	zap(&sh->pages[idx], maybe);
 }

@@ -102,6 +102,7 @@ struct mmf_shadow {
 	uint64_t contested_objs;
 	int file_obj[MMF_NR_FILES];	/* fN -> object index, -1 none */
 	struct mmf_pins pins;
+	uint8_t file_kind[MMF_NR_FILES];	/* enum mmf_file_kind (shadow_c.h) */
 	struct mmf_shadow_page pages[MMF_ARENA_PAGES];
 	struct mmf_shadow_obj objs[MMF_SHADOW_OBJS];
 };

@@ -19,5 +19,13 @@ void mmf_vset_union(struct mmf_vset *a, const struct mmf_vset *b);
 void mmf_shadow_maybe_cow(struct mmf_shadow *sh, int idx);
 /* The userfaultfd calls' rules (shadow_uffd.c). */
 void mmf_shadow_apply_uffd(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
+/* A new object of npages zero (or unknown) pages; -1 when none is free. */
+int mmf_shadow_obj_new(struct mmf_shadow *sh, int npages, bool unknown);
+/* Page pg of object o, NULL when o is none or pg is past its end. */
+struct mmf_vset *mmf_shadow_obj_page(struct mmf_shadow *sh, int o, int pg);
+/* v becomes v or zero. */
+void mmf_vset_union_zero(struct mmf_vset *v);
+/* Arena page idx zapped as by MADV_DONTNEED; maybe: the call may have failed. */
+void mmf_shadow_zap_page(struct mmf_shadow *sh, int idx, bool maybe);
 
 #endif

@@ -64,7 +64,22 @@ static const char all_calls[] =
 	"dio_read(m0, 16, 8, f2, 0)\n"
 	"dio_write(m0, 24, 8, f2, 8)\n"
 	"process_vm_readv(m0, 32, 8, self, m0, 40)\n"
-	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n";
+	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n"
+	"cg_move(c0, 2)\n"
+	"cg_limit(1, MEMORY_MAX, 8)\n"
+	"cg_reclaim(0, 64)\n"
+	"f1 = memfd_create(16, MFD_ALLOW_SEALING)\n"
+	"f2 = memfd_secret(4)\n"
+	"f2 = devzero()\n"
+	"memfd_seal(f1, F_SEAL_SHRINK|F_SEAL_FUTURE_WRITE)\n"
+	"fallocate(f1, 2, 4, PUNCH_HOLE)\n"
+	"ftruncate(f1, 8)\n"
+	"pwrite(f1, 0, 4, 0x00)\n"
+	"pread(f1, 0, 16)\n"
+	"special_map(m5, 0, 9, PERF_RING)\n"
+	"prctl_merge(1)\n"
+	"ksm_wait(2)\n"
+	"thp_knob(THP_64K, always)\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -88,6 +103,21 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_SWAPOFF] = "syscall(SYS_swapoff, swaps[3])",
 	[MMF_SWAPON] = "syscall(SYS_swapon, swaps[3], "
 		"0x1800a /* SWAP_FLAG_DISCARD|SWAP_FLAG_PREFER|10 */)",
+	[MMF_CG_MOVE] = "kids[0] > 0 ? cg_num(2, \"cgroup.procs\", NULL, kids[0]) : -ESRCH",
+	[MMF_CG_LIMIT] = "cg_num(1, \"memory.max\", \"memory.limit_in_bytes\", 8ll << 20)",
+	[MMF_CG_RECLAIM] = "cg_num(0, \"memory.reclaim\", NULL, len(64))",
+	[MMF_MEMFD_CREATE] = "syscall(SYS_memfd_create, \"mmfuzz\", 0x3)",
+	[MMF_MEMFD_SECRET] = "syscall(447 /* memfd_secret */, O_CLOEXEC)",
+	[MMF_DEVZERO] = "set_fd(2, sys(open(\"/dev/zero\"",
+	[MMF_MEMFD_SEAL] = "fcntl(files[1], 1033 /* F_ADD_SEALS */, 0x12)",
+	[MMF_FALLOCATE] = "syscall(SYS_fallocate, files[1], 0x3, len(2), len(4))",
+	[MMF_FTRUNCATE] = "ftruncate(files[1], len(8))",
+	[MMF_PWRITE] = "file_pages(1, 0, 4, 0x00, 1)",
+	[MMF_PREAD] = "file_pages(1, 0, 16, 0, 0)",
+	[MMF_SPECIAL_MAP] = "perf_map(5, 0, 9)",
+	[MMF_PRCTL_MERGE] = "prctl(67 /* PR_SET_MEMORY_MERGE */, 1, 0, 0, 0)",
+	[MMF_KSM_WAIT] = "ksm_wait(2)",
+	[MMF_THP_KNOB] = "hugepages-64kB/enabled\", \"always\")",
 	[MMF_FORK] = "r = start_child(0, block_21);",
 	[MMF_THREAD] = "r = start_thread(block_24);",
 	[MMF_END] = "static void block_24(void)",

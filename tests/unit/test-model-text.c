@@ -39,6 +39,21 @@ static const char all_calls[] =
 	"swapoff(s3)\n"
 	"swapon(s3, -1, SWAP_FLAG_DISCARD|SWAP_FLAG_DISCARD_ONCE|SWAP_FLAG_DISCARD_PAGES)\n"
 	"swapon(s0, 100, 0)\n"
+	"cg_move(c3, 2)\n"
+	"cg_limit(0, MEMORY_SWAP_MAX, 0)\n"
+	"cg_reclaim(1, 1024)\n"
+	"f0 = memfd_create(1, MFD_ALLOW_SEALING|MFD_HUGETLB|MFD_NOEXEC_SEAL|MFD_EXEC)\n"
+	"f1 = memfd_secret(4)\n"
+	"f2 = devzero()\n"
+	"memfd_seal(f0, F_SEAL_SEAL|F_SEAL_SHRINK|F_SEAL_GROW|F_SEAL_WRITE|F_SEAL_FUTURE_WRITE)\n"
+	"fallocate(f0, 1023, 1, ZERO_RANGE)\n"
+	"ftruncate(f3, 1024)\n"
+	"pwrite(f0, 0, 4, 0x00)\n"
+	"pread(f1, 5, 6)\n"
+	"special_map(m7, 0, 17, PERF_RING)\n"
+	"prctl_merge(0)\n"
+	"ksm_wait(1)\n"
+	"thp_knob(SHMEM, within_size)\n"
 	"c0 = fork {\n"
 	"\twrite(m0, 0, 1, 0x01)\n"
 	"\t# in the child\n"
@@ -96,7 +111,6 @@ static const struct bad {
 	  "process_madvise: bad advice 'MADV_FREE'" },
 	{ "mprotect(m0, 0, 1, PROT_READ|PROT_FOO)\n", 1, "mprotect: bad prot 'PROT_FOO'" },
 	{ "mprotect(m0, 0, 1, 0x100)\n", 1, "mprotect: bad prot '0x100'" },
-	{ "write(m0, 0, 1, 0)\n", 1, "write: bad tag '0'" },
 	{ "write(m0, 0, 1, 0x100)\n", 1, "write: bad tag '0x100'" },
 	{ "swapon(s0, 101, 0)\n", 1, "swapon: bad prio '101'" },
 	{ "swapon(s0, -2, 0)\n", 1, "swapon: bad prio '-2'" },
