@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "exec/interp.h"
+#include "exec/placement.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -270,5 +271,10 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_TMPFILE] = run_tmpfile,
 	[MMF_SWAPOFF] = run_swapoff,
 	[MMF_SWAPON] = run_swapon,
+	/* track D: placement */
+	[MMF_MBIND] = mmf_run_mbind,
+	[MMF_MOVE_PAGES] = mmf_run_move_pages,
+	[MMF_MIGRATE_PAGES] = mmf_run_migrate_pages,
+	[MMF_COMPACT] = mmf_run_compact,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

@@ -46,6 +46,13 @@ static const struct bias {
 		"MCL_CURRENT|MCL_ONFAULT", "MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT" } },
 	{ NULL, "msync", 80, { "MS_SYNC", "MS_ASYNC", "MS_SYNC|MS_INVALIDATE" } },
 	{ NULL, "swapon", 80, { "" } },
+	/* track D: placement. Policies that move pages, on node 0 (the one
+	 * every machine has); build_mbind() picks the node.
+	 */
+	{ NULL, "mpol", 80, { "MPOL_BIND", "MPOL_BIND", "MPOL_PREFERRED", "MPOL_INTERLEAVE",
+		"MPOL_DEFAULT", "MPOL_LOCAL", "MPOL_PREFERRED_MANY" } },
+	{ NULL, "mbind", 80, { "MPOL_MF_MOVE", "MPOL_MF_MOVE", "MPOL_MF_MOVE|MPOL_MF_STRICT",
+		"MPOL_MF_MOVE_ALL", "" } },
 };
 
 /* Advice that drops paged-out pages, and with them their swap entries. */
@@ -551,6 +558,45 @@ static void build_fork(struct gen *g, struct mmf_stmt *s)
 			       MMF_NR_CHILDREN);
 }
 
+/* track D: placement. A target is this process or a live child. */
+static uint64_t rand_target(struct gen *g)
+{
+	return g->children && mmf_rand_oneof(g->r, 3) ? 1 + rand_bit(g->r, g->children) :
+		MMF_TARGET_SELF;
+}
+
+/* Node 0 mostly (node 1 is EINVAL on one node); DEFAULT and LOCAL take none. */
+static int64_t rand_node(struct gen *g)
+{
+	return mmf_rand_oneof(g->r, 8) ? 1 : 0;
+}
+
+static void build_mbind(struct gen *g, struct mmf_stmt *s)
+{
+	const struct mmf_flag_set *mpol = &mmf_mpol_set;
+
+	build_default(g, s);
+	if (s->args[3] == set_value(mpol, "MPOL_DEFAULT") ||
+	    s->args[3] == set_value(mpol, "MPOL_LOCAL"))
+		s->args[4] = mmf_rand_oneof(g->r, 8) ? 0 : (uint64_t)-1;
+	else
+		s->args[4] = rand_node(g);
+}
+
+static void build_move_pages(struct gen *g, struct mmf_stmt *s)
+{
+	build_default(g, s);
+	s->args[3] = rand_target(g);
+	s->args[4] = mmf_rand_oneof(g->r, 4) ? (uint64_t)-1 : (uint64_t)rand_node(g);
+}
+
+static void build_migrate_pages(struct gen *g, struct mmf_stmt *s)
+{
+	s->args[0] = rand_target(g);
+	s->args[1] = rand_node(g);
+	s->args[2] = rand_node(g);
+}
+
 /* Argument builders that know the model; the others are build_default(). */
 static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) = {
 	[MMF_MMAP] = build_mmap,
@@ -562,6 +608,9 @@ static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) =
 	[MMF_SWAPOFF] = build_swapoff,
 	[MMF_SWAPON] = build_swapon,
 	[MMF_FORK] = build_fork,
+	[MMF_MBIND] = build_mbind,
+	[MMF_MOVE_PAGES] = build_move_pages,
+	[MMF_MIGRATE_PAGES] = build_migrate_pages,
 };
 
 /* Calls on pages need a mapping: make one first, mostly. */
@@ -609,6 +658,47 @@ static void swap_cycle(struct gen *g)
 	range_call(g, MMF_MADVISE, range,
 		   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
 	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+}
+
+/*
+ * track D: a PMD-sized THP moved by mremap(MAYMOVE|FIXED[|DONTUNMAP]) to
+ * another slot. Slots are 2 MiB-aligned, so page 0 and 512 start PMDs: an
+ * aligned source and destination take the PMD move path; a range half a
+ * PMD off crosses a page-table boundary and splits the folio on the way.
+ */
+static void thp_move(struct gen *g)
+{
+	static const uint16_t offs[] = { 0, 0, 512, 256 };
+	const struct mmf_flag_set *share = mmf_calls[MMF_MMAP].args[5].set;
+	struct mmf_stmt s = { .id = MMF_MMAP };
+	int src = mmf_rand_below(g->r, MMF_NR_MAPS);
+	int dst = (src + 1 + mmf_rand_below(g->r, MMF_NR_MAPS - 1)) % MMF_NR_MAPS;
+	uint64_t so = offs[mmf_rand_below(g->r, ARRAY_SIZE(offs))];
+	uint64_t dof = offs[mmf_rand_below(g->r, ARRAY_SIZE(offs))], n = 512;
+	uint64_t range[3] = { src, 0, MMF_SLOT_PAGES };
+
+	if (room(g) < 6)
+		return;
+	s.args[0] = src;
+	s.args[2] = MMF_SLOT_PAGES;
+	s.args[3] = MMF_BACKING_ANON;
+	s.args[4] = set_value(&mmf_prot_set, "PROT_READ|PROT_WRITE");
+	s.args[5] = set_value(share, "MAP_PRIVATE");
+	push(g, &s);
+	range_call(g, MMF_MADVISE, range, "MADV_HUGEPAGE");
+	s = (struct mmf_stmt){ .id = MMF_WRITE, .args = { src, 0, MMF_SLOT_PAGES } };
+	gen_args(g, &s, 3);
+	push(g, &s);
+	if (mmf_rand_oneof(g->r, 3))
+		range_call(g, MMF_MADVISE, range, "MADV_COLLAPSE");
+	s = (struct mmf_stmt){ .id = MMF_MREMAP, .args = { src, so, n, dst, dof, n } };
+	set_last_arg(&s, mmf_rand_oneof(g->r, 3) ? "MREMAP_MAYMOVE|MREMAP_FIXED|MREMAP_DONTUNMAP" :
+		     "MREMAP_MAYMOVE|MREMAP_FIXED");
+	push(g, &s);
+	range[0] = dst;
+	range[1] = dof;
+	range[2] = n;
+	range_call(g, MMF_READ, range, NULL);
 }
 
 static void schedule_undo(struct gen *g, const struct mmf_stmt *s)
@@ -705,6 +795,10 @@ static void step(struct gen *g)
 		return;
 	if (g->body < 0 && mmf_rand_oneof(g->r, 8)) {
 		swap_cycle(g);
+		return;
+	}
+	if (g->body < 0 && mmf_rand_oneof(g->r, 24)) {
+		thp_move(g);
 		return;
 	}
 	s.id = pick_call(g);

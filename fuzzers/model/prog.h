@@ -115,6 +115,11 @@ enum mmf_call_id {
 	MMF_TMPFILE,
 	MMF_SWAPOFF,
 	MMF_SWAPON,
+	/* track D: placement (NUMA policy, migration, compaction) */
+	MMF_MBIND,
+	MMF_MOVE_PAGES,
+	MMF_MIGRATE_PAGES,
+	MMF_COMPACT,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,
@@ -127,7 +132,7 @@ extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 /* Named flag sets, also used by the executor to reach the values. */
 extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
-	mmf_msync_set, mmf_swapon_set;
+	mmf_msync_set, mmf_swapon_set, mmf_mpol_set, mmf_mbind_set;
 
 /* A statement is a call, or (id < 0) a comment line kept for printing. */
 struct mmf_stmt {

@@ -553,7 +553,10 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 			obj_new(sh, s->args[1], sh->contested_files & (1u << s->args[0]));
 		break;
 	default:
-		/* read, mincore, msync, process_madvise, swap: content stays. */
+		/* read, mincore, msync, process_madvise, swap, and placement
+		 * (mbind, move_pages, migrate_pages, compaction: migration
+		 * copies a page whole): content stays.
+		 */
 		break;
 	}
 	if (!range || s->id == MMF_READ)

@@ -44,7 +44,11 @@ static const char all_calls[] =
 	"\twrite(m4, 0, 8, 0x11)\n"
 	"}\n"
 	"process_madvise(m0, 0, 8, c0, MADV_PAGEOUT)\n"
-	"join\n";
+	"join\n"
+	"mbind(m0, 0, 512, MPOL_BIND, 0, MPOL_MF_MOVE|MPOL_MF_STRICT)\n"
+	"move_pages(m0, 0, 64, c1, -1)\n"
+	"migrate_pages(self, 0, 1)\n"
+	"compact_memory()\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -72,6 +76,11 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_THREAD] = "r = start_thread(block_24);",
 	[MMF_END] = "static void block_24(void)",
 	[MMF_JOIN] = "r = join_all();",
+	[MMF_MBIND] = "place_mbind(at(0, 0), len(512), 2 /* MPOL_BIND */, 0, "
+		"0x3 /* MPOL_MF_STRICT|MPOL_MF_MOVE */)",
+	[MMF_MOVE_PAGES] = "place_move(1, at(0, 0), len(64), -1)",
+	[MMF_MIGRATE_PAGES] = "place_migrate(-1, 0, 1)",
+	[MMF_COMPACT] = "r = compact_memory();",
 };
 
 static char *csource(const char *text)
