@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/hang.h"
 #include "exec/interp.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
@@ -266,6 +267,7 @@ static void run_stmt(struct interp *in, int si, int party)
 		experr = mmf_acct_expected_errno(in->sh, s, &why);
 		model_unlock(in);
 	}
+	mmf_hang_enter(party, in->p, si, in->psz);
 	res = mmf_exec_calls[s->id](in, s, si);
 	model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
@@ -294,8 +296,10 @@ static void run_stmt(struct interp *in, int si, int party)
 	if (in->o->lkdtm_tag && s->id == MMF_WRITE && res > 0 &&
 	    s->args[3] == (uint64_t)in->o->lkdtm_tag)
 		provoke_lkdtm(in->o->lkdtm_type);
+	/* Still inside the statement, as a call that never returns is. */
 	while (in->o->hang_after == si)
 		pause();
+	mmf_hang_leave(party);
 }
 
 static int block_end(const struct mmf_prog *p, int bi)
