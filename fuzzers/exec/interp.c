@@ -18,6 +18,7 @@
 
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "oracle/accounting.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
 
@@ -458,6 +459,32 @@ static void run_main(struct interp *in)
 	join_all(in);
 }
 
+/* Each report of sb (they start with a title line "ACCOUNTING: ") apart. */
+static void emit_reports(struct interp *in, const char *text)
+{
+	while (text && *text) {
+		const char *next = strstr(text + 1, "\nACCOUNTING: ");
+
+		next = next ? next + 1 : text + strlen(text);
+		emit_report(in, text, next - text);
+		text = next;
+	}
+}
+
+/* The counters of this process at the end, everything joined, all mapped. */
+static void check_accounting(struct interp *in)
+{
+	struct mmf_acct_proc ap;
+	struct strbuf sb;
+
+	mmf_acct_proc_read(&ap);
+	sb_init(&sb);
+	if (mmf_acct_proc_compare(&ap, in->sh, in->psz, sysconf(_SC_NPROCESSORS_ONLN),
+				  in->vmlck_base, &sb))
+		emit_reports(in, sb.buf);
+	sb_free(&sb);
+}
+
 void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
 {
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
@@ -477,6 +504,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.pagemap = -1;
 	in.vmlck_base = VMLCK_UNREAD;
 	run_main(&in);
+	check_accounting(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		if (in.files[f] >= 0)
 			close(in.files[f]);

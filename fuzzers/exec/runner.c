@@ -18,6 +18,7 @@
 
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -170,11 +171,35 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 	return timed_out;
 }
 
+/* System-wide counters once every process of the program is gone. */
+static void check_accounting(struct mmf_exec_result *r, const struct mmf_acct_sys *before)
+{
+	struct strbuf sb;
+	char *t;
+
+	sb_init(&sb);
+	mmf_acct_sys_check(before, &sb);
+	for (t = sb.buf; t && *t;) {
+		char *nl = strchr(t, '\n'), *next = strstr(t + 1, "\nACCOUNTING: ");
+		char *title = xasprintf("%.*s", (int)(nl ? nl - t : (long)strlen(t)), t);
+		char *body;
+
+		next = next ? next + 1 : t + strlen(t);
+		body = xasprintf("%.*s", (int)(next - t), t);
+		add_report(r, title, body);
+		free(title);
+		free(body);
+		t = next;
+	}
+	sb_free(&sb);
+}
+
 int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		  struct mmf_exec_result *r)
 {
 	uint64_t start = now_ns();
 	struct mmf_hang_board *board;
+	struct mmf_acct_sys acct;
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
@@ -196,6 +221,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	outfd = memfd_create("mmfuzz-out", MFD_CLOEXEC);
 	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
 		return -errno;
+	mmf_acct_sys_read(&acct, false);
 	board = mmf_hang_board_new();
 	pid = fork();
 	if (pid < 0) {
@@ -228,6 +254,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	mmf_hang_board_free(board);
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	r->ns = now_ns() - start;
+	check_accounting(r, &acct);
 	len = lseek(outfd, 0, SEEK_END);
 	buf = xmalloc(len + 1);
 	if (pread(outfd, buf, len, 0) == (ssize_t)len)
