@@ -18,6 +18,7 @@
 
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/pmcheck.h"
 #include "oracle/accounting.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
@@ -289,6 +290,8 @@ static void run_stmt(struct interp *in, int si, int party)
 	if ((mmf_calls[s->id].flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
 		swapped = mmf_pagemap_swapped(pagemap_fd(in), page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
+	if (s->id == MMF_WRITE && !in->inflight && !in->nr_threads)
+		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
 	if (in->o->corrupt_tag && s->id == MMF_WRITE && res > 0 &&
@@ -503,6 +506,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
 	in.pagemap = -1;
 	in.vmlck_base = VMLCK_UNREAD;
+	in.pm_checks = mmf_pmcheck_policy(p);
 	run_main(&in);
 	check_accounting(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)

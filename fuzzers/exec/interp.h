@@ -28,6 +28,7 @@ struct interp {
 	int group_first;	/* first block of the open group, -1 none */
 	int inflight;		/* blocks opened in the group */
 	long vmlck_base;	/* VmLck (kB) before the first lock call */
+	unsigned int pm_checks;	/* pagemap flags oracle: MMF_PMCHK_* */
 };
 
 #define VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */

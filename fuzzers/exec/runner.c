@@ -18,6 +18,7 @@
 
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/pmcheck.h"
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
@@ -40,6 +41,7 @@ int mmf_exec_init(void)
 	if (mmf_arena)
 		return 0;
 	mmf_psz = sysconf(_SC_PAGESIZE);
+	mmf_pmcheck_init();
 	/* One guard slot after the arena keeps spills off other mappings. */
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
 	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
