@@ -210,9 +210,14 @@ static void note_vmlck_base(struct interp *in, const struct mmf_stmt *s)
 
 	if (in->vmlck_base != VMLCK_UNREAD)
 		return;
-	if (s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
-	    s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
-	    (s->id == MMF_MMAP && (s->args[6] & map_locked)))
+	if (!(s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
+	      s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
+	      (s->id == MMF_MMAP && (s->args[6] & map_locked))))
+		return;
+	/* Another party may hold locks of its own now: no base to trust. */
+	if (in->inflight || in->nr_threads)
+		in->vmlck_base = -1;
+	else
 		in->vmlck_base = mmf_acct_vmlck_kb();
 }
 

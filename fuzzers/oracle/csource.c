@@ -515,20 +515,22 @@ static const char rt_pmadvise[] =
 	"}\n";
 
 /* track D: placement. Node masks of one word; maxnode 65 (see exec/placement.c). */
-static const char rt_placement[] =
+static const char rt_target[] =
 	"static pid_t target_pid(int c)\n"
 	"{\n"
 	"\treturn c < 0 ? 0 : kids[c] > 0 ? kids[c] : -ESRCH;\n"
-	"}\n"
-	"\n"
+	"}\n";
+
+static const char rt_mbind[] =
 	"static long place_mbind(void *addr, long size, int mode, int node, int flags)\n"
 	"{\n"
 	"\tunsigned long mask = node >= 0 ? 1ul << node : 0;\n"
 	"\n"
 	"\treturn sys(syscall(SYS_mbind, addr, size, mode, node >= 0 ? &mask : NULL,\n"
 	"\t\t\t   node >= 0 ? 65 : 0, flags));\n"
-	"}\n"
-	"\n"
+	"}\n";
+
+static const char rt_move[] =
 	"static long place_move(int c, char *addr, long size, int node)\n"
 	"{\n"
 	"\tstatic void *pages[ARENA_PAGES];\n"
@@ -542,16 +544,18 @@ static const char rt_placement[] =
 	"\t\tnodes[i] = node;\n"
 	"\t}\n"
 	"\treturn sys(syscall(SYS_move_pages, pid, n, pages, node >= 0 ? nodes : NULL, status, 0));\n"
-	"}\n"
-	"\n"
+	"}\n";
+
+static const char rt_migrate[] =
 	"static long place_migrate(int c, int from, int to)\n"
 	"{\n"
 	"\tunsigned long f = 1ul << from, t = 1ul << to;\n"
 	"\tlong pid = target_pid(c);\n"
 	"\n"
 	"\treturn pid < 0 ? pid : sys(syscall(SYS_migrate_pages, pid, 65, &f, &t));\n"
-	"}\n"
-	"\n"
+	"}\n";
+
+static const char rt_compact[] =
 	"static long compact_memory(void)\n"
 	"{\n"
 	"\tint fd = sys(open(\"/proc/sys/vm/compact_memory\", O_WRONLY | O_CLOEXEC));\n"
@@ -1222,10 +1226,10 @@ static const struct emitter {
 	[MMF_SWAPOFF] = { emit_swapoff },
 	[MMF_SWAPON] = { emit_swapon },
 	/* track D: placement */
-	[MMF_MBIND] = { emit_mbind, NULL, { rt_placement } },
-	[MMF_MOVE_PAGES] = { emit_move_pages, NULL, { rt_placement } },
-	[MMF_MIGRATE_PAGES] = { emit_migrate_pages, NULL, { rt_placement } },
-	[MMF_COMPACT] = { emit_compact, NULL, { rt_placement } },
+	[MMF_MBIND] = { emit_mbind, NULL, { rt_mbind } },
+	[MMF_MOVE_PAGES] = { emit_move_pages, NULL, { rt_target, rt_move } },
+	[MMF_MIGRATE_PAGES] = { emit_migrate_pages, NULL, { rt_target, rt_migrate } },
+	[MMF_COMPACT] = { emit_compact, NULL, { rt_compact } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },
