@@ -16,8 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/hang.h"
 #include "exec/interp.h"
 #include "exec/uffd.h"
+#include "exec/pmcheck.h"
+#include "oracle/accounting.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
 
@@ -208,9 +211,14 @@ static void note_vmlck_base(struct interp *in, const struct mmf_stmt *s)
 
 	if (in->vmlck_base != VMLCK_UNREAD)
 		return;
-	if (s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
-	    s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
-	    (s->id == MMF_MMAP && (s->args[6] & map_locked)))
+	if (!(s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
+	      s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
+	      (s->id == MMF_MMAP && (s->args[6] & map_locked))))
+		return;
+	/* Another party may hold locks of its own now: no base to trust. */
+	if (in->inflight || in->nr_threads)
+		in->vmlck_base = -1;
+	else
 		in->vmlck_base = mmf_acct_vmlck_kb();
 }
 
@@ -267,6 +275,7 @@ static void run_stmt(struct interp *in, int si, int party)
 		experr = mmf_acct_expected_errno(in->sh, s, &why);
 		model_unlock(in);
 	}
+	mmf_hang_enter(party, in->p, si, in->psz);
 	res = mmf_exec_calls[s->id](in, s, si);
 	model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
@@ -287,6 +296,8 @@ static void run_stmt(struct interp *in, int si, int party)
 	if ((mmf_calls[s->id].flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
 		swapped = mmf_pagemap_swapped(pagemap_fd(in), page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
+	if (s->id == MMF_WRITE && !in->inflight && !in->nr_threads)
+		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
 	if (in->o->corrupt_tag && s->id == MMF_WRITE && res > 0 &&
@@ -295,8 +306,10 @@ static void run_stmt(struct interp *in, int si, int party)
 	if (in->o->lkdtm_tag && s->id == MMF_WRITE && res > 0 &&
 	    s->args[3] == (uint64_t)in->o->lkdtm_tag)
 		provoke_lkdtm(in->o->lkdtm_type);
+	/* Still inside the statement, as a call that never returns is. */
 	while (in->o->hang_after == si)
 		pause();
+	mmf_hang_leave(party);
 }
 
 static int block_end(const struct mmf_prog *p, int bi)
@@ -456,6 +469,32 @@ static void run_main(struct interp *in)
 	join_all(in);
 }
 
+/* Each report of sb (they start with a title line "ACCOUNTING: ") apart. */
+static void emit_reports(struct interp *in, const char *text)
+{
+	while (text && *text) {
+		const char *next = strstr(text + 1, "\nACCOUNTING: ");
+
+		next = next ? next + 1 : text + strlen(text);
+		emit_report(in, text, next - text);
+		text = next;
+	}
+}
+
+/* The counters of this process at the end, everything joined, all mapped. */
+static void check_accounting(struct interp *in)
+{
+	struct mmf_acct_proc ap;
+	struct strbuf sb;
+
+	mmf_acct_proc_read(&ap);
+	sb_init(&sb);
+	if (mmf_acct_proc_compare(&ap, in->sh, in->psz, sysconf(_SC_NPROCESSORS_ONLN),
+				  in->vmlck_base, &sb))
+		emit_reports(in, sb.buf);
+	sb_free(&sb);
+}
+
 void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
 {
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
@@ -474,8 +513,10 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
 	in.pagemap = -1;
 	in.vmlck_base = VMLCK_UNREAD;
+	in.pm_checks = mmf_pmcheck_policy(p);
 	run_main(&in);
 	mmf_uffd_stop(&in);
+	check_accounting(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		if (in.files[f] >= 0)
 			close(in.files[f]);

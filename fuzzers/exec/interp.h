@@ -29,6 +29,7 @@ struct interp {
 	int inflight;		/* blocks opened in the group */
 	long vmlck_base;	/* VmLck (kB) before the first lock call */
 	struct mmf_uffd *uffd;	/* exec/uffd.c: the process's uffd, NULL none */
+	unsigned int pm_checks;	/* pagemap flags oracle: MMF_PMCHK_* */
 };
 
 #define VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */

@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 #include "exec/calls_c.h"
+#include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/pmcheck.h"
+#include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -39,6 +42,7 @@ int mmf_exec_init(void)
 	if (mmf_arena)
 		return 0;
 	mmf_psz = sysconf(_SC_PAGESIZE);
+	mmf_pmcheck_init();
 	/* One guard slot after the arena keeps spills off other mappings. */
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
 	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
@@ -112,20 +116,55 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
 	}
 }
 
-static int wait_timeout(pid_t pid, int timeout_ms, int *status)
+/* How often the runner looks at the calls in progress. */
+#define HANG_TICK_MS	250
+
+/*
+ * Wait for the program, sampling its calls in progress every tick: a hung
+ * call is reported (and the program killed) when its bound is exceeded
+ * without progress, or at the timeout. Returns 1 if it timed out or hung.
+ */
+static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_exec_opts *o,
+			const struct mmf_hang_board *board, struct mmf_exec_result *r,
+			int *status)
 {
 	int pfd = syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd pf = { .fd = pfd, .events = POLLIN };
+	uint64_t deadline = now_ns() + (uint64_t)o->timeout_ms * 1000000;
+	struct mmf_hang_watch *w = xcalloc(MMF_MAX_STMTS + 1, sizeof(*w));
 	int timed_out = 0;
 
-	if (pfd >= 0) {
+	while (pfd >= 0) {
+		uint64_t now = now_ns();
+		long left = now >= deadline ? 0 : (long)((deadline - now) / 1000000);
+		struct strbuf sb;
 		int rc;
 
-		while ((rc = poll(&pf, 1, timeout_ms)) < 0 && errno == EINTR)
-			;
-		timed_out = rc == 0;
-		close(pfd);
+		rc = poll(&pf, 1, board ? MIN(left, HANG_TICK_MS) : left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc != 0)
+			break;
+		now = now_ns();
+		timed_out = now >= deadline;
+		if (!board && !timed_out)
+			continue;
+		sb_init(&sb);
+		if (board && mmf_hang_scan(board, w, p, now, timed_out, &sb)) {
+			char *nl = strchr(sb.buf, '\n');
+			char *title = xasprintf("%.*s", (int)(nl - sb.buf), sb.buf);
+
+			add_report(r, title, sb.buf);
+			free(title);
+			timed_out = 1;
+		}
+		sb_free(&sb);
+		if (timed_out)
+			break;
 	}
+	if (pfd >= 0)
+		close(pfd);
+	free(w);
 	/* Kill the whole group: fork blocks and anything they left. */
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -135,11 +174,36 @@ static int wait_timeout(pid_t pid, int timeout_ms, int *status)
 	return timed_out;
 }
 
+/* System-wide counters once every process of the program is gone. */
+static void check_accounting(struct mmf_exec_result *r, const struct mmf_acct_sys *before)
+{
+	struct strbuf sb;
+	char *t;
+
+	sb_init(&sb);
+	mmf_acct_sys_check(before, &sb);
+	for (t = sb.buf; t && *t;) {
+		char *nl = strchr(t, '\n'), *next = strstr(t + 1, "\nACCOUNTING: ");
+		char *title = xasprintf("%.*s", (int)(nl ? nl - t : (long)strlen(t)), t);
+		char *body;
+
+		next = next ? next + 1 : t + strlen(t);
+		body = xasprintf("%.*s", (int)(next - t), t);
+		add_report(r, title, body);
+		free(title);
+		free(body);
+		t = next;
+	}
+	sb_free(&sb);
+}
+
 int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		  struct mmf_exec_result *r)
 {
 	uint64_t start = now_ns();
 	struct mmf_exec_saved saved;
+	struct mmf_hang_board *board;
+	struct mmf_acct_sys acct;
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
@@ -162,12 +226,16 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
 		return -errno;
 	mmf_exec_save_c(p, o, &saved);
+	mmf_acct_sys_read(&acct, false);
+	board = mmf_hang_board_new();
 	pid = fork();
 	if (pid < 0) {
 		close(outfd);
+		mmf_hang_board_free(board);
 		return -errno;
 	}
 	if (pid == 0) {
+		mmf_hang_board = board;
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (o->cgroup_procs) {
@@ -182,15 +250,17 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		_exit(0);
 	}
 	setpgid(pid, pid);
-	if (wait_timeout(pid, o->timeout_ms, &status))
+	if (wait_timeout(pid, p, o, board, r, &status))
 		r->status = MMF_RUN_TIMEOUT;
 	else if (WIFSIGNALED(status))
 		r->status = WTERMSIG(status) == SIGKILL ? MMF_RUN_KILLED : MMF_RUN_CRASHED;
 	else if (WEXITSTATUS(status))
 		r->status = MMF_RUN_CRASHED;
+	mmf_hang_board_free(board);
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	mmf_exec_restore_c(o, &saved);
 	r->ns = now_ns() - start;
+	check_accounting(r, &acct);
 	len = lseek(outfd, 0, SEEK_END);
 	buf = xmalloc(len + 1);
 	if (pread(outfd, buf, len, 0) == (ssize_t)len)

@@ -18,6 +18,7 @@
 #include "exec/interp.h"
 #include "exec/uffd.h"
 #include "exec/pins.h"
+#include "exec/placement.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -310,5 +311,10 @@ const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS] = {
 	[MMF_PRCTL_MERGE] = run_prctl_merge,
 	[MMF_KSM_WAIT] = run_ksm_wait,
 	[MMF_THP_KNOB] = run_thp_knob,
+	/* track D: placement */
+	[MMF_MBIND] = mmf_run_mbind,
+	[MMF_MOVE_PAGES] = mmf_run_move_pages,
+	[MMF_MIGRATE_PAGES] = mmf_run_migrate_pages,
+	[MMF_COMPACT] = mmf_run_compact,
 	/* fork, thread, } and join are run by the interpreter itself. */
 };

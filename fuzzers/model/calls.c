@@ -137,6 +137,14 @@ const char *const mmf_knob_paths[MMF_NR_KNOBS] = {
 	"hugepages-128kB/enabled", "hugepages-256kB/enabled", "hugepages-512kB/enabled",
 	"hugepages-1024kB/enabled", "hugepages-2048kB/enabled", "shmem_enabled",
 };
+/* mbind(2): the policy modes, and what to do with pages already there. */
+SET(mmf_mpol_set, "mpol",
+	{ "MPOL_DEFAULT", 0 }, { "MPOL_PREFERRED", 1 }, { "MPOL_BIND", 2 },
+	{ "MPOL_INTERLEAVE", 3 }, { "MPOL_LOCAL", 4 }, { "MPOL_PREFERRED_MANY", 5 },
+	{ "MPOL_WEIGHTED_INTERLEAVE", 6 });
+
+SET(mmf_mbind_set, "mbind",
+	{ "MPOL_MF_STRICT", 0x1 }, { "MPOL_MF_MOVE", 0x2 }, { "MPOL_MF_MOVE_ALL", 0x4 });
 
 #define MAP(n)		{ n, MMF_ARG_MAP }
 #define PAGE(n)		{ n, MMF_ARG_PAGE }
@@ -265,6 +273,18 @@ const struct mmf_call_desc mmf_calls[MMF_NR_CALLS] = {
 		{ "scans", MMF_ARG_INT, .min = 1, .max = 2 } }, MMF_CALL_GLOBAL, .weight = 1 },
 	[MMF_THP_KNOB] = { "thp_knob", 2, { ENUM("knob", mmf_thpknob_set),
 		ENUM("value", mmf_thpval_set) }, MMF_CALL_GLOBAL, .weight = 1 },
+	/* track D: placement. A node is 0 or 1 (-1: an empty node mask); a
+	 * machine with one node gives EINVAL or ENODEV for node 1.
+	 */
+	[MMF_MBIND] = { "mbind", 6, { RANGE, ENUM("mode", mmf_mpol_set),
+		{ "node", MMF_ARG_INT, .min = -1, .max = 1 },
+		FLAGS("flags", mmf_mbind_set) }, MMF_CALL_RANGE, .weight = 3 },
+	[MMF_MOVE_PAGES] = { "move_pages", 5, { RANGE, { "target", MMF_ARG_TARGET },
+		{ "node", MMF_ARG_INT, .min = -1, .max = 1 } }, MMF_CALL_RANGE, .weight = 3 },
+	[MMF_MIGRATE_PAGES] = { "migrate_pages", 3, { { "target", MMF_ARG_TARGET },
+		{ "from", MMF_ARG_INT, .min = 0, .max = 1 },
+		{ "to", MMF_ARG_INT, .min = 0, .max = 1 } }, MMF_CALL_GLOBAL, .weight = 1 },
+	[MMF_COMPACT] = { "compact_memory", 0, { }, MMF_CALL_GLOBAL, .weight = 1 },
 	[MMF_FORK] = { "fork", 1, { { "child", MMF_ARG_CHILD } },
 		MMF_CALL_DEFINES, MMF_BLOCK_FORK, .weight = 3 },
 	[MMF_THREAD] = { "thread", 0, { }, 0, MMF_BLOCK_THREAD, .weight = 3 },

@@ -62,6 +62,13 @@ static const struct bias {
 	{ NULL, "uffd_dontwake", 90, { "" } },
 	{ NULL, "uffd_continue", 90, { "" } },
 	{ NULL, "uffd_move", 80, { "", "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES" } },
+	/* track D: placement. Policies that move pages, on node 0 (the one
+	 * every machine has); build_mbind() picks the node.
+	 */
+	{ NULL, "mpol", 80, { "MPOL_BIND", "MPOL_BIND", "MPOL_PREFERRED", "MPOL_INTERLEAVE",
+		"MPOL_DEFAULT", "MPOL_LOCAL", "MPOL_PREFERRED_MANY" } },
+	{ NULL, "mbind", 80, { "MPOL_MF_MOVE", "MPOL_MF_MOVE", "MPOL_MF_MOVE|MPOL_MF_STRICT",
+		"MPOL_MF_MOVE_ALL", "" } },
 };
 
 /* Advice that drops paged-out pages, and with them their swap entries. */
@@ -594,13 +601,53 @@ static void build_file_io(struct gen *g, struct mmf_stmt *s)
 		s->args[4] = rand_offset(g->r, g->files[f]);
 }
 
-/* process_vm_*v: mostly this process, else a child of the group. */
+/* A target is mostly this process, else a live child of the group. */
+static uint64_t rand_target(struct gen *g)
+{
+	return g->children && mmf_rand_oneof(g->r, 3) ? 1 + rand_bit(g->r, g->children) :
+		MMF_TARGET_SELF;
+}
+
+/* process_vm_*v: a target and a range of it. */
 static void build_pvm(struct gen *g, struct mmf_stmt *s)
 {
 	build_default(g, s);
-	s->args[3] = g->children && mmf_rand_oneof(g->r, 3) ?
-		1 + rand_bit(g->r, g->children) : MMF_TARGET_SELF;
+	s->args[3] = rand_target(g);
 	s->args[4] = pick_slot(g);
+}
+
+/* track D: placement. */
+
+/* Node 0 mostly (node 1 is EINVAL on one node); DEFAULT and LOCAL take none. */
+static int64_t rand_node(struct gen *g)
+{
+	return mmf_rand_oneof(g->r, 8) ? 1 : 0;
+}
+
+static void build_mbind(struct gen *g, struct mmf_stmt *s)
+{
+	const struct mmf_flag_set *mpol = &mmf_mpol_set;
+
+	build_default(g, s);
+	if (s->args[3] == set_value(mpol, "MPOL_DEFAULT") ||
+	    s->args[3] == set_value(mpol, "MPOL_LOCAL"))
+		s->args[4] = mmf_rand_oneof(g->r, 8) ? 0 : (uint64_t)-1;
+	else
+		s->args[4] = rand_node(g);
+}
+
+static void build_move_pages(struct gen *g, struct mmf_stmt *s)
+{
+	build_default(g, s);
+	s->args[3] = rand_target(g);
+	s->args[4] = mmf_rand_oneof(g->r, 4) ? (uint64_t)-1 : (uint64_t)rand_node(g);
+}
+
+static void build_migrate_pages(struct gen *g, struct mmf_stmt *s)
+{
+	s->args[0] = rand_target(g);
+	s->args[1] = rand_node(g);
+	s->args[2] = rand_node(g);
 }
 
 /* Argument builders that know the model; the others are build_default(). */
@@ -624,6 +671,9 @@ static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) =
 	[MMF_DIO_WRITE] = build_file_io,
 	[MMF_PROCESS_VM_READV] = build_pvm,
 	[MMF_PROCESS_VM_WRITEV] = build_pvm,
+	[MMF_MBIND] = build_mbind,
+	[MMF_MOVE_PAGES] = build_move_pages,
+	[MMF_MIGRATE_PAGES] = build_migrate_pages,
 };
 
 /* Calls on pages need a mapping: make one first, mostly. */
@@ -671,6 +721,47 @@ static void swap_cycle(struct gen *g)
 	range_call(g, MMF_MADVISE, range,
 		   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
 	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+}
+
+/*
+ * track D: a PMD-sized THP moved by mremap(MAYMOVE|FIXED[|DONTUNMAP]) to
+ * another slot. Slots are 2 MiB-aligned, so page 0 and 512 start PMDs: an
+ * aligned source and destination take the PMD move path; a range half a
+ * PMD off crosses a page-table boundary and splits the folio on the way.
+ */
+static void thp_move(struct gen *g)
+{
+	static const uint16_t offs[] = { 0, 0, 512, 256 };
+	const struct mmf_flag_set *share = mmf_calls[MMF_MMAP].args[5].set;
+	struct mmf_stmt s = { .id = MMF_MMAP };
+	int src = mmf_rand_below(g->r, MMF_NR_MAPS);
+	int dst = (src + 1 + mmf_rand_below(g->r, MMF_NR_MAPS - 1)) % MMF_NR_MAPS;
+	uint64_t so = offs[mmf_rand_below(g->r, ARRAY_SIZE(offs))];
+	uint64_t dof = offs[mmf_rand_below(g->r, ARRAY_SIZE(offs))], n = 512;
+	uint64_t range[3] = { src, 0, MMF_SLOT_PAGES };
+
+	if (room(g) < 6)
+		return;
+	s.args[0] = src;
+	s.args[2] = MMF_SLOT_PAGES;
+	s.args[3] = MMF_BACKING_ANON;
+	s.args[4] = set_value(&mmf_prot_set, "PROT_READ|PROT_WRITE");
+	s.args[5] = set_value(share, "MAP_PRIVATE");
+	push(g, &s);
+	range_call(g, MMF_MADVISE, range, "MADV_HUGEPAGE");
+	s = (struct mmf_stmt){ .id = MMF_WRITE, .args = { src, 0, MMF_SLOT_PAGES } };
+	gen_args(g, &s, 3);
+	push(g, &s);
+	if (mmf_rand_oneof(g->r, 3))
+		range_call(g, MMF_MADVISE, range, "MADV_COLLAPSE");
+	s = (struct mmf_stmt){ .id = MMF_MREMAP, .args = { src, so, n, dst, dof, n } };
+	set_last_arg(&s, mmf_rand_oneof(g->r, 3) ? "MREMAP_MAYMOVE|MREMAP_FIXED|MREMAP_DONTUNMAP" :
+		     "MREMAP_MAYMOVE|MREMAP_FIXED");
+	push(g, &s);
+	range[0] = dst;
+	range[1] = dof;
+	range[2] = n;
+	range_call(g, MMF_READ, range, NULL);
 }
 
 static void schedule_undo(struct gen *g, const struct mmf_stmt *s)
@@ -798,6 +889,10 @@ static void step(struct gen *g)
 	}
 	if (g->body < 0 && mmf_rand_oneof(g->r, 32)) {
 		uffd_wp_cycle(g);
+		return;
+	}
+	if (g->body < 0 && mmf_rand_oneof(g->r, 24)) {
+		thp_move(g);
 		return;
 	}
 	s.id = pick_call(g);

@@ -157,6 +157,11 @@ enum mmf_call_id {
 	MMF_PRCTL_MERGE,
 	MMF_KSM_WAIT,
 	MMF_THP_KNOB,
+	/* track D: placement (NUMA policy, migration, compaction) */
+	MMF_MBIND,
+	MMF_MOVE_PAGES,
+	MMF_MIGRATE_PAGES,
+	MMF_COMPACT,
 	MMF_FORK,
 	MMF_THREAD,
 	MMF_END,
@@ -169,7 +174,7 @@ extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 /* Named flag sets, also used by the executor to reach the values. */
 extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
-	mmf_msync_set, mmf_swapon_set;
+	mmf_msync_set, mmf_swapon_set, mmf_mpol_set, mmf_mbind_set;
 /* issue 7 track B: userfaultfd */
 extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
 	mmf_uffd_register_set, mmf_uffd_copy_set, mmf_uffd_wp_set, mmf_uffd_continue_set,

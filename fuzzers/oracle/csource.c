@@ -519,6 +519,60 @@ static const char rt_pmadvise[] =
 	"\treturn r;\n"
 	"}\n";
 
+/* track D: placement. Node masks of one word; maxnode 65 (see exec/placement.c). */
+static const char rt_target[] =
+	"static pid_t target_pid(int c)\n"
+	"{\n"
+	"\treturn c < 0 ? 0 : kids[c] > 0 ? kids[c] : -ESRCH;\n"
+	"}\n";
+
+static const char rt_mbind[] =
+	"static long place_mbind(void *addr, long size, int mode, int node, int flags)\n"
+	"{\n"
+	"\tunsigned long mask = node >= 0 ? 1ul << node : 0;\n"
+	"\n"
+	"\treturn sys(syscall(SYS_mbind, addr, size, mode, node >= 0 ? &mask : NULL,\n"
+	"\t\t\t   node >= 0 ? 65 : 0, flags));\n"
+	"}\n";
+
+static const char rt_move[] =
+	"static long place_move(int c, char *addr, long size, int node)\n"
+	"{\n"
+	"\tstatic void *pages[ARENA_PAGES];\n"
+	"\tstatic int nodes[ARENA_PAGES], status[ARENA_PAGES];\n"
+	"\tlong n = size / psz, pid = target_pid(c);\n"
+	"\n"
+	"\tif (pid < 0)\n"
+	"\t\treturn pid;\n"
+	"\tfor (long i = 0; i < n; i++) {\n"
+	"\t\tpages[i] = addr + i * psz;\n"
+	"\t\tnodes[i] = node;\n"
+	"\t}\n"
+	"\treturn sys(syscall(SYS_move_pages, pid, n, pages, node >= 0 ? nodes : NULL, status, 0));\n"
+	"}\n";
+
+static const char rt_migrate[] =
+	"static long place_migrate(int c, int from, int to)\n"
+	"{\n"
+	"\tunsigned long f = 1ul << from, t = 1ul << to;\n"
+	"\tlong pid = target_pid(c);\n"
+	"\n"
+	"\treturn pid < 0 ? pid : sys(syscall(SYS_migrate_pages, pid, 65, &f, &t));\n"
+	"}\n";
+
+static const char rt_compact[] =
+	"static long compact_memory(void)\n"
+	"{\n"
+	"\tint fd = sys(open(\"/proc/sys/vm/compact_memory\", O_WRONLY | O_CLOEXEC));\n"
+	"\tlong r;\n"
+	"\n"
+	"\tif (fd < 0)\n"
+	"\t\treturn fd;\n"
+	"\tr = sys(write(fd, \"1\", 1));\n"
+	"\tclose(fd);\n"
+	"\treturn r < 0 ? r : 0;\n"
+	"}\n";
+
 static const char rt_mincore[] =
 	"static long incore(void *addr, long size)\n"
 	"{\n"
@@ -1096,6 +1150,43 @@ static void emit_swapon(struct strbuf *sb, const struct mmf_stmt *s, int si, con
 	sb_free(&names);
 }
 
+/* track D: placement */
+static int target_child(const struct mmf_stmt *s, int arg)
+{
+	return s->args[arg] == MMF_TARGET_SELF ? -1 : (int)s->args[arg] - 1;
+}
+
+static void emit_mbind(struct strbuf *sb, const struct mmf_stmt *s, int si, const struct gen *g)
+{
+	sb_puts(sb, "place_mbind(");
+	at_len(sb, s);
+	sb_puts(sb, ", ");
+	flag_arg(sb, s, 3);
+	sb_printf(sb, ", %d, ", (int)(int64_t)s->args[4]);
+	flag_arg(sb, s, 5);
+	sb_puts(sb, ")");
+}
+
+static void emit_move_pages(struct strbuf *sb, const struct mmf_stmt *s, int si,
+			    const struct gen *g)
+{
+	sb_printf(sb, "place_move(%d, ", target_child(s, 3));
+	at_len(sb, s);
+	sb_printf(sb, ", %d)", (int)(int64_t)s->args[4]);
+}
+
+static void emit_migrate_pages(struct strbuf *sb, const struct mmf_stmt *s, int si,
+			       const struct gen *g)
+{
+	sb_printf(sb, "place_migrate(%d, %d, %d)", target_child(s, 0), (int)s->args[1],
+		  (int)s->args[2]);
+}
+
+static void emit_compact(struct strbuf *sb, const struct mmf_stmt *s, int si, const struct gen *g)
+{
+	sb_puts(sb, "compact_memory()");
+}
+
 static void emit_fork(struct strbuf *sb, const struct mmf_stmt *s, int si, const struct gen *g)
 {
 	sb_printf(sb, "start_child(%d, block_%d)", (int)s->args[0], si);
@@ -1181,6 +1272,11 @@ static const struct emitter {
 	[MMF_PRCTL_MERGE] = { mmf_emit_prctl_merge, NULL, { mmf_rt_c } },
 	[MMF_KSM_WAIT] = { mmf_emit_ksm_wait, NULL, { mmf_rt_c } },
 	[MMF_THP_KNOB] = { mmf_emit_thp_knob, NULL, { mmf_rt_c } },
+	/* track D: placement */
+	[MMF_MBIND] = { emit_mbind, NULL, { rt_mbind } },
+	[MMF_MOVE_PAGES] = { emit_move_pages, NULL, { rt_target, rt_move } },
+	[MMF_MIGRATE_PAGES] = { emit_migrate_pages, NULL, { rt_target, rt_migrate } },
+	[MMF_COMPACT] = { emit_compact, NULL, { rt_compact } },
 	[MMF_FORK] = { emit_fork, NULL, { rt_fork } },
 	[MMF_THREAD] = { emit_thread, NULL, { rt_thread } },
 	[MMF_END] = { NULL },

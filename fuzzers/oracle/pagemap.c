@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "oracle/pagemap.h"
@@ -37,4 +39,41 @@ uint64_t mmf_pagemap_entry(int fd, const void *addr, long psz)
 	if (pread(fd, &ent, sizeof(ent), (uintptr_t)addr / psz * sizeof(ent)) != sizeof(ent))
 		return 0;
 	return ent;
+}
+
+int mmf_pagemap_read(int fd, const void *addr, long psz, int n, uint64_t *ent)
+{
+	const char *flip = getenv("MMFUZZ_PAGEMAP_FLIP");
+	ssize_t r = pread(fd, ent, n * sizeof(*ent), (uintptr_t)addr / psz * sizeof(*ent));
+
+	if (r < 0)
+		return -1;
+	n = r / sizeof(*ent);
+	for (int i = 0; flip && i < n; i++)
+		ent[i] ^= 1ull << (atoi(flip) & 63);
+	return n;
+}
+
+/*
+ * What a correct kernel guarantees right after our write of a private page,
+ * with no other task of ours running: the pte maps a page of our own
+ * (COW broken or reused only when exclusive), so a present page has
+ * mapcount 1; a page is never both present and swapped; soft-dirty is set
+ * on a written page until clear_refs, which we never write; uffd-wp only
+ * where userfaultfd armed it. A page may already be swapped out again or
+ * under migration (a swap-type entry): then only soft-dirty is asserted.
+ */
+const char *mmf_pagemap_judge_written(uint64_t ent, unsigned int checks)
+{
+	bool present = ent & MMF_PM_PRESENT, swap = ent & MMF_PM_SWAP;
+
+	if (present && swap)
+		return "page both present and swapped";
+	if ((checks & MMF_PMCHK_EXCLUSIVE) && present && !(ent & MMF_PM_EXCLUSIVE))
+		return "written page not exclusively mapped";
+	if ((checks & MMF_PMCHK_SOFT_DIRTY) && (present || swap) && !(ent & MMF_PM_SOFT_DIRTY))
+		return "written page not soft-dirty";
+	if ((checks & MMF_PMCHK_NO_UFFD_WP) && (ent & MMF_PM_UFFD_WP))
+		return "uffd-wp set without userfaultfd";
+	return NULL;
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Which pages of a range are really swapped out, from /proc/self/pagemap. */
+/*
+ * /proc/self/pagemap: which pages of a range are really swapped out, and
+ * the flags oracle (track D): what the kernel says of pages this process
+ * just wrote, against what it guarantees.
+ */
 #ifndef MMF_PAGEMAP_H
 #define MMF_PAGEMAP_H
 
@@ -8,6 +12,8 @@
 #define MMF_PM_PRESENT		(1ull << 63)
 #define MMF_PM_SWAP		(1ull << 62)
 #define MMF_PM_EXCLUSIVE	(1ull << 56)
+#define MMF_PM_SOFT_DIRTY	(1ull << 55)
+#define MMF_PM_UFFD_WP		(1ull << 57)
 
 /* Open /proc/self/pagemap of the calling process; -1 on error. */
 int mmf_pagemap_open(void);
@@ -15,5 +21,21 @@ int mmf_pagemap_open(void);
 int mmf_pagemap_swapped(int fd, const void *addr, long psz, int n);
 /* The pagemap entry of one page, 0 on error. */
 uint64_t mmf_pagemap_entry(int fd, const void *addr, long psz);
+
+/* Entries of n pages from addr into ent; how many were read, -1 on error.
+ * Test hook: MMFUZZ_PAGEMAP_FLIP=BIT flips that bit of every entry read.
+ */
+int mmf_pagemap_read(int fd, const void *addr, long psz, int n, uint64_t *ent);
+
+/* What to assert of a page this process just wrote. */
+#define MMF_PMCHK_EXCLUSIVE	0x1	/* present: mapped by us alone (no KSM) */
+#define MMF_PMCHK_SOFT_DIRTY	0x2	/* the kernel tracks soft-dirty */
+#define MMF_PMCHK_NO_UFFD_WP	0x4	/* the program never used userfaultfd */
+
+/*
+ * Pure: the title of what is wrong with the entry of a page this process
+ * has just written, its own (private) copy; NULL when nothing is.
+ */
+const char *mmf_pagemap_judge_written(uint64_t ent, unsigned int checks);
 
 #endif

@@ -582,7 +582,11 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 		mmf_shadow_apply_uffd(sh, s, si, res);
 		break;
 	default:
-		/* Pins, files; read, mincore, msync, process_madvise, swap: content stays. */
+		/* Pins, files (their rule files); read, mincore, msync,
+		 * process_madvise, swap, and placement (mbind, move_pages,
+		 * migrate_pages, compaction: migration copies a page whole):
+		 * content stays.
+		 */
 		mmf_pins_apply(sh, s, si, res);
 		mmf_shadow_apply_c(sh, s, idx, n, res);
 		break;

@@ -1,7 +1,9 @@
 #!/bin/bash
 # A program that outlives its timeout is killed with its whole process group
 # and the runner goes on with the next program; the execution log holds
-# each program before it ran.
+# each program before it ran. The hang oracle looks at the hung call before
+# the kill: "HANG: <call>" with the task's kernel stack, at the timeout or,
+# with a long timeout, once the call's bound has passed without progress.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/quick.mmf" <<'P'
@@ -23,6 +25,18 @@ start=$(date +%s)
 cat "$TMP/out"
 grep -q "fork.mmf: timeout" "$TMP/out" || fail "hung program not timed out"
 grep -q "quick.mmf: ok, 3 calls" "$TMP/out" || fail "runner did not go on after the timeout"
+grep -q '^REPORT: HANG: write$' "$TMP/out" || fail "no HANG report for the hung call"
+grep -q '^statement 4: write(m0, 0, 64, 0x03)$' "$TMP/out" || fail "HANG report names no statement"
+grep -q '^\[<0>\] .*pause' "$TMP/out" || fail "HANG report lacks the kernel stack"
+[ "$(grep -c '^REPORT: ' "$TMP/out")" -eq 1 ] || fail "reports besides the one hang"
+# With a timeout far away the bound (5 s and a little per page) ends it.
+start=$(date +%s%N)
+"$MMFUZZ" exec --native --quiet --no-env --timeout 60s --hang-after 1 "$TMP/quick.mmf" \
+	>"$TMP/out2" 2>&1 || true
+cat "$TMP/out2"
+grep -q '^REPORT: HANG: write$' "$TMP/out2" || fail "no HANG report before the timeout"
+grep -q 'no progress for' "$TMP/out2" || fail "HANG report does not say the task stalled"
+[ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || fail "the hang was not seen at its bound"
 [ $(( $(date +%s) - start )) -lt 20 ] || fail "the timeout took too long"
 [ "$(grep -c '^# mmfuzz: executing program' "$TMP/exec.log")" -eq 2 ] || fail "exec log lacks a program"
 grep -q '^write(m0, 0, 64, 0x03)' "$TMP/exec.log" || fail "exec log lacks the hung program's text"

@@ -79,7 +79,11 @@ static const char all_calls[] =
 	"special_map(m5, 0, 9, PERF_RING)\n"
 	"prctl_merge(1)\n"
 	"ksm_wait(2)\n"
-	"thp_knob(THP_64K, always)\n";
+	"thp_knob(THP_64K, always)\n"
+	"mbind(m0, 0, 512, MPOL_BIND, 0, MPOL_MF_MOVE|MPOL_MF_STRICT)\n"
+	"move_pages(m0, 0, 64, c1, -1)\n"
+	"migrate_pages(self, 0, 1)\n"
+	"compact_memory()\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -142,6 +146,11 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_DIO_WRITE] = "r = dio(1, at(0, 24), 8, 2 /* f2 */, 8);",
 	[MMF_PROCESS_VM_READV] = "r = pvm(0, at(0, 32), -1 /* self */, at(0, 40), 8);",
 	[MMF_PROCESS_VM_WRITEV] = "r = pvm(1, at(0, 48), 1 /* c1 */, at(1, 0), 8);",
+	[MMF_MBIND] = "place_mbind(at(0, 0), len(512), 2 /* MPOL_BIND */, 0, "
+		"0x3 /* MPOL_MF_STRICT|MPOL_MF_MOVE */)",
+	[MMF_MOVE_PAGES] = "place_move(1, at(0, 0), len(64), -1)",
+	[MMF_MIGRATE_PAGES] = "place_migrate(-1, 0, 1)",
+	[MMF_COMPACT] = "r = compact_memory();",
 };
 
 static char *csource(const char *text)

@@ -418,6 +418,11 @@ static void test_content_neutral(void)
 		"mincore(m%d, 0, 4)", "msync(m%d, 0, 4, MS_SYNC)", "read(m%d, 0, 4)",
 		"mprotect(m%d, 0, 4, PROT_READ)", "mlockall(MCL_CURRENT|MCL_FUTURE)",
 		"munlockall()", "swapoff(s0)", "swapon(s0, -1, 0)",
+		/* track D: placement moves pages, whole. */
+		"mbind(m%d, 0, 4, MPOL_BIND, 0, MPOL_MF_MOVE|MPOL_MF_STRICT)",
+		"mbind(m%d, 0, 4, MPOL_DEFAULT, -1, 0)", "move_pages(m%d, 0, 4, self, 0)",
+		"move_pages(m%d, 0, 4, c0, -1)", "migrate_pages(self, 0, 1)",
+		"migrate_pages(c1, 0, 0)", "compact_memory()",
 	};
 	static const long results[] = { 0, -EINVAL };
 	/* Private anon, shared memfd, COWed private file, shared anon. */

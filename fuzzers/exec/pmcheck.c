@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pagemap flags oracle: after a write, the entries of the pages the
+ * model says are this process's own copies (private, not a file view)
+ * must carry the flags a correct kernel guarantees (oracle/pagemap.c).
+ *
+ * Exclusive-mapped is exact only with CONFIG_PAGE_MAPCOUNT; with
+ * CONFIG_NO_PAGE_MAPCOUNT pagemap reports "maybe shared" folios as not
+ * exclusive, so the check is off there, and in programs that may merge
+ * pages (KSM). Soft-dirty is asserted once the kernel has shown it on any
+ * page (kernels without CONFIG_MEM_SOFT_DIRTY never do).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/pmcheck.h"
+#include "oracle/pagemap.h"
+
+static bool no_page_mapcount;
+static bool soft_dirty_seen;
+
+void mmf_pmcheck_init(void)
+{
+	FILE *f = popen("zcat /proc/config.gz 2>/dev/null | grep -c '^CONFIG_NO_PAGE_MAPCOUNT=y'",
+			"r");
+	int n = 0;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &n) != 1)
+		n = 0;
+	pclose(f);
+	no_page_mapcount = n > 0;
+}
+
+static bool name_has(const char *name, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(name, *words))
+			return true;
+	return false;
+}
+
+unsigned int mmf_pmcheck_policy(const struct mmf_prog *p)
+{
+	static const char *const merge[] = { "merge", "ksm", NULL };
+	static const char *const uffd[] = { "uffd", "userfaultfd", NULL };
+	static const uint64_t mergeable = 12;	/* MADV_MERGEABLE */
+	unsigned int checks = MMF_PMCHK_NO_UFFD_WP;
+	bool merges = false;
+
+	for (int i = 0; i < p->nr; i++) {
+		const struct mmf_stmt *s = &p->stmts[i];
+		const char *name;
+
+		if (s->id < 0)
+			continue;
+		name = mmf_calls[s->id].name;
+		merges |= name_has(name, merge) ||
+			  (s->id == MMF_MADVISE && s->args[3] == mergeable) ||
+			  (s->id == MMF_PROCESS_MADVISE && s->args[4] == mergeable);
+		if (name_has(name, uffd))
+			checks &= ~MMF_PMCHK_NO_UFFD_WP;
+	}
+	if (!merges && !no_page_mapcount)
+		checks |= MMF_PMCHK_EXCLUSIVE;
+	return checks;
+}
+
+static void report(struct interp *in, int idx, int si, uint64_t ent, const char *what)
+{
+	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_printf(&sb, "PAGEMAP: %s after write\n", what);
+	sb_printf(&sb, "page: m%d+%d (arena page %d) at %p, written by statement %d\n",
+		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)page_addr(in, idx), si);
+	sb_printf(&sb, "pagemap: 0x%016llx present=%d swapped=%d exclusive=%d soft-dirty=%d"
+		  " uffd-wp=%d\n", (unsigned long long)ent, !!(ent & MMF_PM_PRESENT),
+		  !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE), !!(ent & MMF_PM_SOFT_DIRTY),
+		  !!(ent & MMF_PM_UFFD_WP));
+	sb_puts(&sb, "calls that touched it, newest first:\n");
+	for (int h = 0; h < MMF_HIST && mmf_page_hist(sp, h) >= 0; h++) {
+		sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
+		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
+		sb_puts(&sb, "\n");
+	}
+	emit_report(in, sb.buf, sb.len);
+	sb_free(&sb);
+}
+
+void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si, long res)
+{
+	static __thread uint64_t ent[MMF_SLOT_PAGES];
+	int idx, n;
+
+	if (fd < 0 || res <= 0 || !mmf_stmt_range(&in->p->stmts[si], &idx, &n))
+		return;
+	n = mmf_pagemap_read(fd, page_addr(in, idx), in->psz, MIN((int)res, MMF_SLOT_PAGES), ent);
+	for (int i = 0; i < n && !soft_dirty_seen; i++)
+		soft_dirty_seen = ent[i] & MMF_PM_SOFT_DIRTY;
+	if (soft_dirty_seen)
+		checks |= MMF_PMCHK_SOFT_DIRTY;
+	for (int i = 0; i < n; i++) {
+		const struct mmf_shadow_page *pg = &in->sh->pages[idx + i];
+		const char *what;
+
+		/* Only this process's own copy: private anon or COWed file. */
+		if (!pg->mapped || pg->lost || pg->view)
+			continue;
+		what = mmf_pagemap_judge_written(ent[i], checks);
+		if (what) {
+			report(in, idx + i, si, ent[i], what);
+			return;
+		}
+	}
+}

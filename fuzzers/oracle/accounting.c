@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Accounting counters against each other and against the model (see
+ * accounting.h for what is compared and when).
+ *
+ * Tolerances. After the program's processes have exited, a correct kernel
+ * gives back every page: its own drift is zero once the per-CPU batches are
+ * drained (lru_add_drain_all() by migrate_pages() of ourselves to the same
+ * node) and vmstat_refresh folded the per-CPU deltas. What remains is other
+ * load, so a tolerance per counter by how much other processes move it:
+ * little for Mlocked/Unevictable (few processes lock memory), more for
+ * Shmem and AnonPages, and for SwapCached as much as a program can leave in
+ * the swap cache legitimately (entries freed while their folio was locked
+ * stay cached until reclaim): the arena and its files twice. A reading
+ * above tolerance is taken MMF_ACCT_REREADS more times, 150 ms apart; it is
+ * reported if all stay above tolerance and within STABLE_KB of each other.
+ *
+ * The RSS counters of /proc/self/status are per-CPU counters: a read may
+ * miss up to a batch (max(32, 2 * ncpus) pages) per CPU. smaps_rollup walks
+ * the page tables. Both count the same anonymous pages and swap entries,
+ * except that smaps_rollup also counts swapped shmem, so the swap check
+ * runs only when the model says the arena has no shmem and the one shared
+ * page of the hang board (outside it) is in the tolerance.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "oracle/accounting.h"
+
+#define STABLE_KB	512
+#define REREAD_MS	150
+
+static const struct {
+	const char *name;
+	long tol_kb;
+} counters[MMF_ACCT_NR] = {
+	[MMF_ACCT_MLOCKED] = { "Mlocked", 1024 },
+	[MMF_ACCT_UNEVICTABLE] = { "Unevictable", 1024 },
+	[MMF_ACCT_SHMEM] = { "Shmem", 4096 },
+	[MMF_ACCT_ANON] = { "AnonPages", 16384 },
+	[MMF_ACCT_SWAPCACHED] = { "SwapCached", 2 * 48 * 1024 },
+};
+
+/* The test hook: kB to add to counter name, 0 if none. */
+static long skew(const char *name)
+{
+	const char *e = getenv("MMFUZZ_ACCT_SKEW");
+	size_t len = strlen(name);
+
+	if (!e || strncmp(e, name, len) || e[len] != ':')
+		return 0;
+	return strtol(e + len + 1, NULL, 10);
+}
+
+static long field_kb(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ':')
+			return strtol(p + len + 1, NULL, 10);
+	return -1;
+}
+
+static void write_knob(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, v, strlen(v)) < 0) {
+		/* Not root, or the knob is missing: the tolerance covers it. */
+	}
+	close(fd);
+}
+
+/* Per-CPU LRU, mlock batches and vmstat deltas into the global counters. */
+static void drain(void)
+{
+	unsigned long node0 = 1;
+
+	/* do_migrate_pages() starts with lru_cache_disable(): a drain on
+	 * every CPU; from node 0 to node 0 moves nothing.
+	 */
+	syscall(SYS_migrate_pages, 0, 65, &node0, &node0);
+	write_knob("/proc/sys/vm/stat_refresh", "1");
+}
+
+void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed)
+{
+	char *t;
+
+	drain();
+	t = read_file("/proc/meminfo", NULL);
+	s->ok = t != NULL;
+	for (int i = 0; i < MMF_ACCT_NR; i++) {
+		s->kb[i] = t ? field_kb(t, counters[i].name) : -1;
+		s->ok &= s->kb[i] >= 0;
+		if (skewed && s->kb[i] >= 0)
+			s->kb[i] += skew(counters[i].name);
+	}
+	free(t);
+}
+
+bool mmf_acct_sys_suspect(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after)
+{
+	if (!before->ok || !after->ok)
+		return false;
+	for (int i = 0; i < MMF_ACCT_NR; i++)
+		if (after->kb[i] - before->kb[i] > counters[i].tol_kb)
+			return true;
+	return false;
+}
+
+int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after,
+			 int n, struct strbuf *out)
+{
+	int reports = 0;
+
+	if (!before->ok || n < 1)
+		return 0;
+	for (int i = 0; i < MMF_ACCT_NR; i++) {
+		long lo = 0, hi = 0;
+		bool ok = true;
+
+		for (int k = 0; k < n && ok; k++) {
+			long d = after[k].kb[i] - before->kb[i];
+
+			ok = after[k].ok;
+			lo = k ? MIN(lo, d) : d;
+			hi = k ? MAX(hi, d) : d;
+		}
+		if (!ok || lo <= counters[i].tol_kb || hi - lo > STABLE_KB)
+			continue;
+		sb_printf(out, "ACCOUNTING: %s grew after the program exited\n"
+			  "%s grew by %ld kB after the program and all its processes exited"
+			  " (tolerance %ld kB; %d readings within %ld kB, from %ld kB)\n",
+			  counters[i].name, counters[i].name, lo, counters[i].tol_kb, n,
+			  hi - lo, before->kb[i]);
+		reports++;
+	}
+	return reports;
+}
+
+int mmf_acct_sys_check(const struct mmf_acct_sys *before, struct strbuf *out)
+{
+	struct mmf_acct_sys after[1 + MMF_ACCT_REREADS];
+	int n = 1;
+
+	if (!before->ok)
+		return 0;
+	mmf_acct_sys_read(&after[0], true);
+	if (!mmf_acct_sys_suspect(before, &after[0]))
+		return 0;
+	for (; n < 1 + MMF_ACCT_REREADS; n++) {
+		usleep(REREAD_MS * 1000);
+		mmf_acct_sys_read(&after[n], true);
+	}
+	return mmf_acct_sys_compare(before, after, n, out);
+}
+
+void mmf_acct_proc_read(struct mmf_acct_proc *p)
+{
+	char *st = read_file("/proc/self/status", NULL);
+	char *sm = read_file("/proc/self/smaps_rollup", NULL);
+
+	p->rss_anon = st ? field_kb(st, "RssAnon") : -1;
+	p->vm_swap = st ? field_kb(st, "VmSwap") : -1;
+	p->vm_lck = st ? field_kb(st, "VmLck") : -1;
+	p->rss_shmem = st ? field_kb(st, "RssShmem") : -1;
+	p->anonymous = sm ? field_kb(sm, "Anonymous") : -1;
+	p->swap = sm ? field_kb(sm, "Swap") : -1;
+	if (p->rss_anon >= 0)
+		p->rss_anon += skew("RssAnon");
+	if (p->vm_swap >= 0)
+		p->vm_swap += skew("VmSwap");
+	if (p->vm_lck >= 0)
+		p->vm_lck += skew("VmLck");
+	free(st);
+	free(sm);
+}
+
+/* Any page of the arena backed by shmem (a file or shared anonymous). */
+static bool arena_has_shmem(const struct mmf_shadow *sh)
+{
+	for (int i = 0; i < MMF_ARENA_PAGES; i++)
+		if (sh->pages[i].lost || (sh->pages[i].mapped && mmf_page_obj(&sh->pages[i]) >= 0))
+			return true;
+	return false;
+}
+
+static int differ(struct strbuf *out, const char *a, long av, const char *b, long bv, long tol)
+{
+	if (av < 0 || bv < 0 || labs(av - bv) <= tol)
+		return 0;
+	sb_printf(out, "ACCOUNTING: %s differs from smaps_rollup %s at the end of the program\n"
+		  "/proc/self/status %s is %ld kB, /proc/self/smaps_rollup %s is %ld kB:"
+		  " %ld kB apart, tolerance %ld kB (per-CPU counter batches)\n",
+		  a, b, a, av, b, bv, av - bv, tol);
+	return 1;
+}
+
+int mmf_acct_proc_compare(const struct mmf_acct_proc *p, const struct mmf_shadow *sh,
+			  long psz, int ncpus, long vmlck_base_kb, struct strbuf *out)
+{
+	long batch = MAX(32, 2 * ncpus), tol = batch * ncpus * (psz / 1024);
+	long locked = mmf_shadow_locked_pages(sh), want;
+	int n = 0;
+
+	n += differ(out, "RssAnon", p->rss_anon, "Anonymous", p->anonymous, tol);
+	if (!arena_has_shmem(sh))
+		n += differ(out, "VmSwap", p->vm_swap, "Swap", p->swap, tol + psz / 1024);
+	if (!sh->locks_exact || locked < 0 || vmlck_base_kb < 0 || p->vm_lck < 0)
+		return n;
+	want = vmlck_base_kb + locked * (psz / 1024);
+	if (p->vm_lck == want)
+		return n;
+	sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
+		  "VmLck is %ld kB at the end of the program, the model locked %ld pages:"
+		  " expected %ld kB\n", p->vm_lck, locked, want);
+	return n + 1;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The accounting oracle's counters (track D; oracle/acct.c has the errno
+ * rules and the VmLck check after lock calls):
+ *
+ * - System-wide, from /proc/meminfo, before a program and after all its
+ *   processes are gone: what the program held must be given back. Read
+ *   after draining the per-CPU LRU and mlock batches and folding the per-CPU
+ *   vmstat deltas, so that a correct kernel is exact up to other load; a
+ *   counter up by more than its tolerance is read again a few times, and
+ *   reported only if every reading is still up and the readings agree (a
+ *   busy machine moves them: then nothing can be told).
+ * - Per process, at the end of a program: /proc/self/status against
+ *   /proc/self/smaps_rollup (RSS counters against a page table walk) and
+ *   VmLck against the model.
+ *
+ * Titles hold no numbers: "ACCOUNTING: Mlocked grew after the program exited".
+ * Test hook: MMFUZZ_ACCT_SKEW=Counter:kB adds kB to every reading of that
+ * counter taken after the program (meminfo) or at its end (status).
+ */
+#ifndef MMF_ACCOUNTING_H
+#define MMF_ACCOUNTING_H
+
+#include <stdbool.h>
+
+#include "oracle/shadow.h"
+#include "util/util.h"
+
+enum mmf_acct_counter {
+	MMF_ACCT_MLOCKED,
+	MMF_ACCT_UNEVICTABLE,
+	MMF_ACCT_SHMEM,
+	MMF_ACCT_ANON,
+	MMF_ACCT_SWAPCACHED,
+	MMF_ACCT_NR
+};
+
+struct mmf_acct_sys {
+	bool ok;
+	long kb[MMF_ACCT_NR];
+};
+
+#define MMF_ACCT_REREADS	4
+
+/* Drain, refresh and read /proc/meminfo; skewed: apply the test hook. */
+void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed);
+
+/*
+ * Pure: the counters after (n readings, the first one and its rereads)
+ * against before. Appends one report per counter that grew beyond its
+ * tolerance in every reading, by a stable amount; returns how many.
+ */
+int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after,
+			 int n, struct strbuf *out);
+
+/* Whether the first reading after needs rereads (some counter is up). */
+bool mmf_acct_sys_suspect(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after);
+
+/* Read after the program, reread if suspect, compare: reports into out. */
+int mmf_acct_sys_check(const struct mmf_acct_sys *before, struct strbuf *out);
+
+/* What the process's status and smaps_rollup say, in kB (-1: unreadable). */
+struct mmf_acct_proc {
+	long rss_anon, vm_swap, vm_lck, rss_shmem;
+	long anonymous, swap;
+};
+
+void mmf_acct_proc_read(struct mmf_acct_proc *p);
+
+/*
+ * Pure: status against smaps_rollup and VmLck against the model (locked
+ * pages of the model, -1 unknown; vmlck_base_kb -1 unknown). ncpus sets the
+ * tolerance of the per-CPU RSS counters.
+ */
+int mmf_acct_proc_compare(const struct mmf_acct_proc *p, const struct mmf_shadow *sh,
+			  long psz, int ncpus, long vmlck_base_kb, struct strbuf *out);
+
+#endif
