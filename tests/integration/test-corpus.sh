@@ -16,8 +16,9 @@ for f in corpus/*.mmf; do
 	*": ok, "*) ;;
 	*) fail "$f: program did not finish: $line" ;;
 	esac
-	# Locked pages are not paged out: only unlocked programs must swap.
-	if grep -q 'MADV_PAGEOUT' "$f" && ! grep -q 'mlock' "$f"; then
+	# Locked and long-term pinned (io_uring fixed buffer) pages are not
+	# paged out: only the other programs must swap.
+	if grep -q 'MADV_PAGEOUT' "$f" && ! grep -Eq 'mlock|uring_register' "$f"; then
 		# pagemap shows swap entries of anonymous pages only; shmem's
 		# pageout shows in pswpout.
 		swapped=$(sed -n 's/.* \([0-9]*\) pages seen swapped.*/\1/p' <<<"$line")

@@ -6,7 +6,7 @@
 # every track C corpus program runs clean.
 . "$(dirname "$0")/lib.sh"
 
-knobs() {
+my_knobs() {
 	cat /sys/kernel/mm/transparent_hugepage/hugepages-*/enabled \
 		/sys/kernel/mm/transparent_hugepage/shmem_enabled /sys/kernel/mm/ksm/run \
 		/sys/kernel/mm/ksm/pages_to_scan 2>/dev/null
@@ -24,7 +24,7 @@ cg_limit(1, MEMORY_MAX, 12)
 thp_knob(THP_64K, always)
 thp_knob(SHMEM, within_size)
 P
-before=$(knobs)
+before=$(my_knobs)
 # Stopped after the last statement (index 8); the timeout kills it.
 "$MMFUZZ" exec --native --timeout 6s --hang-after 8 "$TMP/move.mmf" >"$TMP/out" 2>&1 &
 run=$!
@@ -48,7 +48,7 @@ grep -q "\[always\]" /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled 
 wait $run || true
 cat "$TMP/out"
 grep -q "move.mmf: timeout" "$TMP/out" || fail "the program was not stopped by the hook"
-[ "$(knobs)" = "$before" ] || { diff <(echo "$before") <(knobs); fail "knobs not restored"; }
+[ "$(my_knobs)" = "$before" ] || { diff <(echo "$before") <(my_knobs); fail "knobs not restored"; }
 
 for f in corpus/memcg-move-limit-reclaim.mmf corpus/shmem-seals-punch-truncate.mmf \
 	 corpus/secret-devzero-hugetlb.mmf corpus/special-maps-mlock.mmf \
@@ -59,5 +59,5 @@ for f in corpus/memcg-move-limit-reclaim.mmf corpus/shmem-seals-punch-truncate.m
 	head -n 1 "$TMP/out"
 	grep -q ": ok, " "$TMP/out" || fail "$f: did not finish"
 done
-[ "$(knobs)" = "$before" ] || fail "knobs not restored after the corpus"
+[ "$(my_knobs)" = "$before" ] || fail "knobs not restored after the corpus"
 check_clean
