@@ -50,18 +50,8 @@ static off_t file_size(int fd, long bytes)
 /* Replace file slot f with fd, sized npages pages (0: as it is). */
 static long set_file(struct interp *in, int f, int npages, int fd)
 {
-	if (fd < 0)
-		return -errno;
-	if (npages && ftruncate(fd, file_size(fd, (long)npages * in->psz))) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	if (in->files[f] >= 0)
-		close(in->files[f]);
-	in->files[f] = fd;
-	return 0;
+	return mmf_exec_set_file(in, f, npages && fd >= 0 ?
+				 file_size(fd, (long)npages * in->psz) : 0, fd);
 }
 
 long run_memfd_create(struct interp *in, const struct mmf_stmt *s, int si)

@@ -57,5 +57,10 @@ void page_verify(struct interp *in, int idx, int si);
 
 /* Send a report (title line, then body) to the runner. */
 void emit_report(struct interp *in, const char *text, size_t len);
+/*
+ * Replace file slot f with fd (< 0: the errno of the call that made it),
+ * truncated to bytes first unless 0; 0 or -errno, closing fd on failure.
+ */
+long mmf_exec_set_file(struct interp *in, int f, off_t bytes, int fd);
 
 #endif

@@ -254,20 +254,8 @@ long mmf_run_uring_write_fixed(struct interp *in, const struct mmf_stmt *s, int 
 
 long mmf_run_dio_file(struct interp *in, const struct mmf_stmt *s, int si)
 {
-	int f = s->args[0], fd = open(DIO_DIR, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, (off_t)s->args[1] * in->psz)) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	if (in->files[f] >= 0)
-		close(in->files[f]);
-	in->files[f] = fd;
-	return 0;
+	return mmf_exec_set_file(in, s->args[0], (off_t)s->args[1] * in->psz,
+				 open(DIO_DIR, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
 }
 
 /* O_DIRECT on the shared descriptor for the one call: the flag is per file. */

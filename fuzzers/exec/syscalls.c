@@ -203,14 +203,11 @@ static long run_msync(struct interp *in, const struct mmf_stmt *s, int si)
 	return ret(msync(addr, len, s->args[3]));
 }
 
-/* Replace file slot fN with a new file of npages pages. */
-static long new_file(struct interp *in, const struct mmf_stmt *s, int fd)
+long mmf_exec_set_file(struct interp *in, int f, off_t bytes, int fd)
 {
-	int f = s->args[0];
-
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, (off_t)s->args[1] * in->psz)) {
+	if (bytes && ftruncate(fd, bytes)) {
 		int e = errno;
 
 		close(fd);
@@ -220,6 +217,12 @@ static long new_file(struct interp *in, const struct mmf_stmt *s, int fd)
 		close(in->files[f]);
 	in->files[f] = fd;
 	return 0;
+}
+
+/* Replace file slot fN with a new file of npages pages. */
+static long new_file(struct interp *in, const struct mmf_stmt *s, int fd)
+{
+	return mmf_exec_set_file(in, s->args[0], (off_t)s->args[1] * in->psz, fd);
 }
 
 static long run_memfd(struct interp *in, const struct mmf_stmt *s, int si)
