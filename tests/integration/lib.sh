@@ -49,7 +49,7 @@ zram_devices() {
 
 # The knobs the stressors change, with their values.
 THP=/sys/kernel/mm/transparent_hugepage
-knobs() {
+our_knobs() {
 	local f
 	for f in $THP/enabled $THP/shmem_enabled $THP/defrag $THP/hugepages-*/enabled \
 		$THP/hugepages-*/shmem_enabled $THP/khugepaged/scan_sleep_millisecs \
@@ -61,15 +61,15 @@ knobs() {
 }
 
 ZRAM_BEFORE=$(zram_devices)
-KNOBS_BEFORE=$(knobs)
+KNOBS_BEFORE=$(our_knobs)
 check_clean() {
 	local left
 	left=$(leftovers)
 	[ -z "$left" ] || fail "left behind: $left"
 	[ "$(zram_devices)" = "$ZRAM_BEFORE" ] ||
 		fail "zram devices changed: before '$ZRAM_BEFORE' after '$(zram_devices)'"
-	[ "$(knobs)" = "$KNOBS_BEFORE" ] ||
-		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(knobs) | grep '^[<>]')"
+	[ "$(our_knobs)" = "$KNOBS_BEFORE" ] ||
+		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(our_knobs) | grep '^[<>]')"
 }
 
 # After a SIGKILL: 'mmfuzz cleanup', then (the guardian may still be at

@@ -5,17 +5,17 @@
 # THP knobs are as before, and nothing of ours is left.
 . "$(dirname "$0")/lib.sh"
 
-knobs() {
+thp_knobs() {
 	grep -H . /sys/kernel/mm/transparent_hugepage/enabled \
 		/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled 2>/dev/null || true
 }
 
 # A small budget keeps the test short; the defaults are RAM/8.
-before=$(knobs)
+before=$(thp_knobs)
 "$MMFUZZ" bench all --runs 2 --json --mem 64 >"$TMP/out" 2>"$TMP/err" ||
 	{ cat "$TMP/err"; fail "bench all failed"; }
 cat "$TMP/out"
-[ "$(knobs)" = "$before" ] || fail "THP knobs changed: before '$before' after '$(knobs)'"
+[ "$(thp_knobs)" = "$before" ] || fail "THP knobs changed: before '$before' after '$(thp_knobs)'"
 
 # The metrics each benchmark must report in each run.
 declare -A want=(
@@ -85,5 +85,5 @@ rc=0
 [ $rc = 2 ] || fail "--runs 0: rc $rc"
 "$MMFUZZ" bench --list | grep -q '^swap-free-exit ' || fail "--list"
 
-[ "$(knobs)" = "$before" ] || fail "THP knobs changed"
+[ "$(thp_knobs)" = "$before" ] || fail "THP knobs changed"
 check_clean

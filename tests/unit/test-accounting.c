@@ -13,15 +13,12 @@
 
 #define STARTS(buf, lit)	((buf) && !strncmp((buf), lit, sizeof(lit) - 1))
 
-static struct mmf_acct_sys reading(long mlocked, long anon)
+static struct mmf_acct_sys reading(long mlocked, long unevictable)
 {
 	struct mmf_acct_sys s = { .ok = true };
 
 	s.kb[MMF_ACCT_MLOCKED] = mlocked;
-	s.kb[MMF_ACCT_UNEVICTABLE] = 100;
-	s.kb[MMF_ACCT_SHMEM] = 100;
-	s.kb[MMF_ACCT_ANON] = anon;
-	s.kb[MMF_ACCT_SWAPCACHED] = 100;
+	s.kb[MMF_ACCT_UNEVICTABLE] = unevictable;
 	return s;
 }
 
