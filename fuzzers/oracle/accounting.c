@@ -163,13 +163,21 @@ int mmf_acct_sys_check(const struct mmf_acct_sys *before, struct strbuf *out)
 	return mmf_acct_sys_compare(before, after, n, out);
 }
 
+/*
+ * status, smaps_rollup, then status again: another process may page this
+ * one out meanwhile (process_madvise, the reclaim stressor, kswapd), and
+ * then the two files describe different moments: no comparison.
+ */
 void mmf_acct_proc_read(struct mmf_acct_proc *p)
 {
 	char *st = read_file("/proc/self/status", NULL);
 	char *sm = read_file("/proc/self/smaps_rollup", NULL);
+	char *st2 = read_file("/proc/self/status", NULL);
+	bool moved = !st2 || !st || field_kb(st, "RssAnon") != field_kb(st2, "RssAnon") ||
+		     field_kb(st, "VmSwap") != field_kb(st2, "VmSwap");
 
-	p->rss_anon = st ? field_kb(st, "RssAnon") : -1;
-	p->vm_swap = st ? field_kb(st, "VmSwap") : -1;
+	p->rss_anon = st && !moved ? field_kb(st, "RssAnon") : -1;
+	p->vm_swap = st && !moved ? field_kb(st, "VmSwap") : -1;
 	p->vm_lck = st ? field_kb(st, "VmLck") : -1;
 	p->rss_shmem = st ? field_kb(st, "RssShmem") : -1;
 	p->anonymous = sm ? field_kb(sm, "Anonymous") : -1;
@@ -181,6 +189,7 @@ void mmf_acct_proc_read(struct mmf_acct_proc *p)
 	if (p->vm_lck >= 0)
 		p->vm_lck += skew("VmLck");
 	free(st);
+	free(st2);
 	free(sm);
 }
 
