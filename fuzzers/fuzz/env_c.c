@@ -66,11 +66,11 @@ void mmf_env_setup_c(const struct mmf_env_opts *o, struct mmf_env *env)
 		if (!journal_knob(env, path))
 			snprintf(env->knobs[k], sizeof(env->knobs[k]), "%s", path);
 	}
-	/* ksmd must run for ksm_wait; a larger batch keeps its scans short. */
-	if (!access(KSM_DIR "run", W_OK) &&
-	    (mmf_knob_set(env->j, KSM_DIR "run", "1") < 0 ||
-	     mmf_knob_set(env->j, KSM_DIR "pages_to_scan", "1000") < 0))
-		warnx_("ksmd: %s", mmf_sys_err());
+	/*
+	 * ksmd is the ksm stressor's to run (on by default beside the
+	 * fuzzer): turned on here for every run, it merged the squeeze's
+	 * workload out of reclaim. Without it ksm_wait is EAGAIN.
+	 */
 }
 
 void mmf_env_teardown_c(struct mmf_env *env)
