@@ -12,6 +12,7 @@
 #include "cmd/cmds.h"
 #include "exec/exec.h"
 #include "fuzz/env.h"
+#include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 #include "util/util.h"
 
@@ -29,6 +30,8 @@ static const char usage[] =
 	"  --hang-after N     test hook: hang after statement N\n"
 	"  --corrupt-tag T    test hook: change a page behind the model after each write of tag T\n"
 	"  --corrupt-pin N    test hook: change the page pin call N wrote or vmsplice'd\n"
+	"  --acct-skew C:KB[+C:KB] test hook: add KB to the accounting oracle's readings\n"
+	"                     of counter C after the program (also in a guest)\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
@@ -56,11 +59,11 @@ static const char *const status_name[] = {
 
 /* Each program once in a guest; its reports' titles, exit 3 if any. */
 static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, const char *arch,
-			 const char *kernel, int timeout_ms)
+			 const char *kernel, int timeout_ms, const char *const *guest_args)
 {
 	char work[] = "/var/tmp/mmfuzz-exec.XXXXXX", err[512];
 	struct mmf_guest_repro_opts go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = timeout_ms,
-					   .info = stdout };
+					   .info = stdout, .guest_args = guest_args };
 	struct mmf_guest_repro *g;
 	struct mmf_vm_images im;
 	int reports = 0, rc = 0;
@@ -106,12 +109,13 @@ int cmd_exec(int argc, char **argv)
 		{ "hang-after", required_argument, NULL, 'H' },
 		{ "corrupt-tag", required_argument, NULL, 'T' },
 		{ "corrupt-pin", required_argument, NULL, 'P' },
+		{ "acct-skew", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 };
 	bool native = false, env_on = true, quiet = false;
-	const char *kernel = NULL, *arch = NULL;
+	const char *kernel = NULL, *arch = NULL, *gargs[3] = { NULL };
 	int c, nprogs, reports = 0, status = 0;
 	struct mmf_prog *progs;
 	struct mmf_env env;
@@ -151,6 +155,11 @@ int cmd_exec(int argc, char **argv)
 		case 'P':
 			eo.corrupt_pin = atoi(optarg) + 1;
 			break;
+		case 'S':
+			mmf_acct_skew_set("exec", optarg);
+			gargs[0] = "--acct-skew";
+			gargs[1] = optarg;
+			break;
 		case 'l':
 			eo.exec_log_fd = open(optarg, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 			if (eo.exec_log_fd < 0)
@@ -182,7 +191,8 @@ int cmd_exec(int argc, char **argv)
 		free(text);
 	}
 	if (kernel)
-		return exec_in_guest(argv + optind, progs, nprogs, arch, kernel, eo.timeout_ms);
+		return exec_in_guest(argv + optind, progs, nprogs, arch, kernel, eo.timeout_ms,
+				     gargs);
 	if (env_on && geteuid())
 		die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
 	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))

@@ -14,6 +14,7 @@
 #include "fuzz/env.h"
 #include "fuzz/fuzz.h"
 #include "fuzz/native.h"
+#include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 #include "util/util.h"
 #include "vm/vm.h"
@@ -32,6 +33,7 @@ static const char usage[] =
 	"  --timeout T       per-program timeout (default 30s)\n"
 	"  --corrupt-tag T   test hook: corrupt a page after each write of tag T\n"
 	"  --lkdtm-tag T:TYPE  test hook: provoke LKDTM TYPE after each write of tag T\n"
+	"  --acct-skew C:KB  test hook: skew the accounting oracle's readings of C\n"
 	"CRASHDIR holds 'title' and the programs that ran around the crash\n"
 	"(progs.N, several programs separated by '# mmfuzz: executing program').\n"
 	"In a guest, 'mmfuzz repro --serve PORT [--swap DEV]...' runs what the host sends.\n";
@@ -85,6 +87,7 @@ static int parse(struct repro_cmd *rc, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "corrupt-tag", required_argument, NULL, 'C' },
 		{ "lkdtm-tag", required_argument, NULL, 'L' },
+		{ "acct-skew", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -146,6 +149,10 @@ static int parse(struct repro_cmd *rc, int argc, char **argv)
 			guest_arg(rc, "--lkdtm-tag", optarg);
 			rc->eo.lkdtm_tag = strtol(optarg, NULL, 0);
 			rc->eo.lkdtm_type = colon + 1;
+			break;
+		case 'K':
+			mmf_acct_skew_set("repro", optarg);
+			guest_arg(rc, "--acct-skew", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

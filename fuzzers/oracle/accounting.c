@@ -9,6 +9,11 @@
  * node) and vmstat_refresh folded the per-CPU deltas. What remains is other
  * load, so a tolerance per counter by how much other processes move it:
  * little for Mlocked and Unevictable, since few processes lock memory.
+ * Other processes that lock and unlock memory move both counters by any
+ * amount: their VmLck (locked_vm) is summed and taken off every reading,
+ * and a reading during which that sum or the counters moved (a process in
+ * the middle of mlock or munlock, where locked_vm and the pages disagree)
+ * is no reading at all.
  * Shmem, AnonPages and SwapCached are not compared machine-wide: the
  * run's own stressors (an io_uring file on tmpfs, the workload's memory,
  * reclaim) and its output on a guest's tmpfs move them by more than any
@@ -24,6 +29,7 @@
  * runs only when the model says the arena has no shmem and the one shared
  * page of the hang board (outside it) is in the tolerance.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,6 +42,7 @@
 
 #define STABLE_KB	512
 #define REREAD_MS	150
+#define READ_TRIES	3
 
 static const struct {
 	const char *name;
@@ -51,9 +58,35 @@ static long skew(const char *name)
 	const char *e = getenv("MMFUZZ_ACCT_SKEW");
 	size_t len = strlen(name);
 
-	if (!e || strncmp(e, name, len) || e[len] != ':')
-		return 0;
-	return strtol(e + len + 1, NULL, 10);
+	for (; e && *e; e = strchr(e, '+'), e = e ? e + 1 : NULL)
+		if (!strncmp(e, name, len) && e[len] == ':')
+			return strtol(e + len + 1, NULL, 10);
+	return 0;
+}
+
+void mmf_acct_skew_set(const char *what, const char *spec)
+{
+	static const char *const names[] = {
+		"Mlocked", "Unevictable", "RssAnon", "VmSwap", "VmLck",
+	};
+
+	for (const char *e = spec; e;) {
+		size_t len = strcspn(e, ":+");
+		bool known = false;
+		char *end;
+
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+			known |= strlen(names[i]) == len && !strncmp(e, names[i], len);
+		if (!known || e[len] != ':')
+			die("%s: bad --acct-skew '%s' (COUNTER:KB, COUNTER one of Mlocked,"
+			    " Unevictable, RssAnon, VmSwap, VmLck)", what, spec);
+		strtol(e + len + 1, &end, 10);
+		if (end == e + len + 1 || (*end && *end != '+'))
+			die("%s: bad --acct-skew '%s': '%.*s' is no number of kB", what, spec,
+			    (int)strcspn(e + len + 1, "+"), e + len + 1);
+		e = *end ? end + 1 : NULL;
+	}
+	setenv("MMFUZZ_ACCT_SKEW", spec, 1);
 }
 
 static long field_kb(const char *text, const char *name)
@@ -90,20 +123,92 @@ static void drain(void)
 	write_knob("/proc/sys/vm/stat_refresh", "1");
 }
 
-void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed)
+/* VmLck of every process but this one (the program's are gone), in kB. */
+static long others_locked_kb(void)
 {
-	char *t;
+	DIR *d = opendir("/proc");
+	pid_t self = getpid();
+	struct dirent *e;
+	char path[64], buf[4096];
+	long sum = 0;
 
-	drain();
-	t = read_file("/proc/meminfo", NULL);
-	s->ok = t != NULL;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char *end, *l;
+		long pid = strtol(e->d_name, &end, 10);
+		ssize_t n;
+		int fd;
+
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* gone meanwhile */
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		l = strstr(buf, "\nVmLck:");
+		if (l)
+			sum += strtol(l + 7, NULL, 10);	/* kernel threads have none */
+	}
+	closedir(d);
+	return sum;
+}
+
+static bool meminfo_read(long kb[MMF_ACCT_NR])
+{
+	char *t = read_file("/proc/meminfo", NULL);
+	bool ok = t != NULL;
+
 	for (int i = 0; i < MMF_ACCT_NR; i++) {
-		s->kb[i] = t ? field_kb(t, counters[i].name) : -1;
-		s->ok &= s->kb[i] >= 0;
-		if (skewed && s->kb[i] >= 0)
-			s->kb[i] += skew(counters[i].name);
+		kb[i] = t ? field_kb(t, counters[i].name) : -1;
+		ok &= kb[i] >= 0;
 	}
 	free(t);
+	return ok;
+}
+
+/*
+ * meminfo, the others' VmLck, meminfo, VmLck again: a reading holds only
+ * if neither moved in between.
+ */
+static bool read_still(struct mmf_acct_sys *s)
+{
+	long first[MMF_ACCT_NR], again;
+
+	if (!meminfo_read(first))
+		return false;
+	s->others_kb = others_locked_kb();
+	if (!meminfo_read(s->kb) || s->others_kb < 0)
+		return false;
+	again = others_locked_kb();
+	for (int i = 0; i < MMF_ACCT_NR; i++)
+		if (labs(s->kb[i] - first[i]) > STABLE_KB)
+			return false;
+	return again == s->others_kb;
+}
+
+void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed)
+{
+	drain();
+	s->ok = false;
+	for (int t = 0; t < READ_TRIES && !s->ok; t++) {
+		if (t)
+			usleep(10 * 1000);
+		s->ok = read_still(s);
+	}
+	for (int i = 0; s->ok && skewed && i < MMF_ACCT_NR; i++)
+		s->kb[i] += skew(counters[i].name);
+}
+
+/* How much counter i grew from before to after, other processes' locks off. */
+static long growth(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after, int i)
+{
+	return after->kb[i] - after->others_kb - (before->kb[i] - before->others_kb);
 }
 
 bool mmf_acct_sys_suspect(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after)
@@ -111,7 +216,7 @@ bool mmf_acct_sys_suspect(const struct mmf_acct_sys *before, const struct mmf_ac
 	if (!before->ok || !after->ok)
 		return false;
 	for (int i = 0; i < MMF_ACCT_NR; i++)
-		if (after->kb[i] - before->kb[i] > counters[i].tol_kb)
+		if (growth(before, after, i) > counters[i].tol_kb)
 			return true;
 	return false;
 }
@@ -128,7 +233,7 @@ int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acc
 		bool ok = true;
 
 		for (int k = 0; k < n && ok; k++) {
-			long d = after[k].kb[i] - before->kb[i];
+			long d = growth(before, &after[k], i);
 
 			ok = after[k].ok;
 			lo = k ? MIN(lo, d) : d;
@@ -138,9 +243,10 @@ int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acc
 			continue;
 		sb_printf(out, "ACCOUNTING: %s grew after the program exited\n"
 			  "%s grew by %ld kB after the program and all its processes exited"
-			  " (tolerance %ld kB; %d readings within %ld kB, from %ld kB)\n",
+			  " (tolerance %ld kB; %d readings within %ld kB, from %ld kB;"
+			  " other processes' VmLck %ld kB before, %ld kB after, taken off)\n",
 			  counters[i].name, counters[i].name, lo, counters[i].tol_kb, n,
-			  hi - lo, before->kb[i]);
+			  hi - lo, before->kb[i], before->others_kb, after[n - 1].others_kb);
 		reports++;
 	}
 	return reports;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The accounting oracle's counters (track D; oracle/acct.c has the errno
+ * The accounting oracle's counters (oracle/acct.c has the errno
  * rules and the VmLck check after lock calls):
  *
  * - System-wide, from /proc/meminfo, before a program and after all its
@@ -9,14 +9,16 @@
  *   vmstat deltas, so that a correct kernel is exact up to other load; a
  *   counter up by more than its tolerance is read again a few times, and
  *   reported only if every reading is still up and the readings agree (a
- *   busy machine moves them: then nothing can be told).
+ *   busy machine moves them: then nothing can be told). Other processes'
+ *   locked memory (their VmLck) is taken off both sides.
  * - Per process, at the end of a program: /proc/self/status against
  *   /proc/self/smaps_rollup (RSS counters against a page table walk) and
  *   VmLck against the model.
  *
  * Titles hold no numbers: "ACCOUNTING: Mlocked grew after the program exited".
- * Test hook: MMFUZZ_ACCT_SKEW=Counter:kB adds kB to every reading of that
- * counter taken after the program (meminfo) or at its end (status).
+ * Test hook: MMFUZZ_ACCT_SKEW=Counter:kB[+Counter:kB...] adds kB to every
+ * reading of that counter taken after the program (meminfo) or at its end
+ * (status).
  */
 #ifndef MMF_ACCOUNTING_H
 #define MMF_ACCOUNTING_H
@@ -33,13 +35,25 @@ enum mmf_acct_counter {
 };
 
 struct mmf_acct_sys {
-	bool ok;
+	bool ok;		/* read while nothing moved */
 	long kb[MMF_ACCT_NR];
+	long others_kb;		/* VmLck of all other processes */
 };
 
 #define MMF_ACCT_REREADS	4
 
-/* Drain, refresh and read /proc/meminfo; skewed: apply the test hook. */
+/*
+ * The test hook from an option: check spec (Counter:kB[+Counter:kB...],
+ * counters of meminfo or status) and set MMFUZZ_ACCT_SKEW; dies with
+ * "what: ..." on a bad one.
+ */
+void mmf_acct_skew_set(const char *what, const char *spec);
+
+/*
+ * Drain, refresh and read /proc/meminfo and the other processes' VmLck,
+ * retried while either moves during the reading (ok false if it always
+ * did); skewed: apply the test hook.
+ */
 void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed);
 
 /*

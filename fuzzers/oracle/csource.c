@@ -1258,7 +1258,7 @@ static const struct emitter {
 	[MMF_PROCESS_VM_WRITEV] = { mmf_cs_pvm_writev, mmf_cs_predict_pvm, { mmf_rt_pvm } },
 	/* Track C: csource_c.c. */
 	[MMF_CG_MOVE] = { mmf_emit_cg_move, NULL, { mmf_rt_c } },
-	[MMF_CG_LIMIT] = { mmf_emit_cg_limit, NULL, { mmf_rt_c } },
+	[MMF_CG_LIMIT] = { mmf_emit_cg_limit, NULL, { mmf_rt_c, mmf_rt_keep } },
 	[MMF_CG_RECLAIM] = { mmf_emit_cg_reclaim, NULL, { mmf_rt_c } },
 	[MMF_MEMFD_CREATE] = { mmf_emit_memfd_create, NULL, { rt_new_file } },
 	[MMF_MEMFD_SECRET] = { mmf_emit_memfd_secret, NULL, { rt_new_file } },
@@ -1271,7 +1271,7 @@ static const struct emitter {
 	[MMF_SPECIAL_MAP] = { mmf_emit_special_map, NULL, { mmf_rt_c } },
 	[MMF_PRCTL_MERGE] = { mmf_emit_prctl_merge, NULL, { mmf_rt_c } },
 	[MMF_KSM_WAIT] = { mmf_emit_ksm_wait, NULL, { mmf_rt_c } },
-	[MMF_THP_KNOB] = { mmf_emit_thp_knob, NULL, { mmf_rt_c } },
+	[MMF_THP_KNOB] = { mmf_emit_thp_knob, NULL, { mmf_rt_c, mmf_rt_keep } },
 	/* track D: placement */
 	[MMF_MBIND] = { emit_mbind, NULL, { rt_mbind } },
 	[MMF_MOVE_PAGES] = { emit_move_pages, NULL, { rt_target, rt_move } },

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The C reproducer's code of the track C calls (csource_c.c). */
+/* The C reproducer's code of the cgroup, file, KSM and knob calls (csource_c.c). */
 #ifndef MMF_CSOURCE_C_H
 #define MMF_CSOURCE_C_H
 
@@ -27,7 +27,8 @@ EMIT_C(mmf_emit_prctl_merge);
 EMIT_C(mmf_emit_ksm_wait);
 EMIT_C(mmf_emit_thp_knob);
 
-/* The runtime the calls above use. */
+/* The runtime the calls above use; mmf_rt_keep after mmf_rt_c. */
 extern const char mmf_rt_c[];
+extern const char mmf_rt_keep[];
 
 #endif

@@ -72,18 +72,47 @@ check_clean() {
 		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(our_knobs) | grep '^[<>]')"
 }
 
+# wait_for PID SECONDS CMD...: poll CMD every 0.1 s while PID lives, for
+# SECONDS at most (a busy host makes swap files and devices slowly).
+wait_for() {
+	local pid=$1 n=$(( $2 * 10 ))
+	shift 2
+	while [ $n -gt 0 ] && kill -0 "$pid" 2>/dev/null; do
+		"$@" && return 0
+		sleep 0.1
+		n=$(( n - 1 ))
+	done
+	"$@"
+}
+
+# The processes below PID (its children, theirs, ...).
+descendants() {
+	local kids k
+	kids=$(pgrep -P "$1" || true)
+	for k in $kids; do
+		echo "$k"
+		descendants "$k"
+	done
+}
+
 # After a SIGKILL: 'mmfuzz cleanup', then (the guardian may still be at
-# work) up to 10 s for the leftovers to go, then check_clean.
+# work; swapoff reads back what other processes' pages took of our
+# devices) up to 60 s for the leftovers to go, then check_clean.
 cleanup_after_kill() {
 	"$MMFUZZ" cleanup
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		[ -z "$(leftovers)" ] && break
 		sleep 0.2
 	done
 	check_clean
 }
 
+# A test that fails leaves no run of its own going: its guardian then
+# undoes what the run made before the next test starts.
 cleanup_tmp() {
+	local j
+	j=$(jobs -p)
+	[ -z "$j" ] || kill -9 $j 2>/dev/null || true
 	rm -rf "$TMP"
 }
 trap cleanup_tmp EXIT

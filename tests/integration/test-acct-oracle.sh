@@ -1,10 +1,12 @@
 #!/bin/bash
 # The accounting oracle's counters: a program that locks, swaps and forks
-# runs clean; a drift simulated by the test hook (MMFUZZ_ACCT_SKEW adds kB
-# to the readings after the program) is reported, by a title without the
-# number and the number in the body: system-wide after the program exited,
-# and per process (status against smaps_rollup) at its end. AnonPages is
-# not tried: on a busy host its readings move, and the oracle then keeps quiet.
+# runs clean; a drift simulated by the test hook (--acct-skew adds kB to
+# the readings after the program) is reported, by a title without the
+# number and the number in the body: per process (status against
+# smaps_rollup) at its end, here; system-wide after the program exited, in
+# a guest, since on this host other processes may lock and unlock memory
+# all the time, and then the oracle rightly keeps quiet (its rules on such
+# readings are tests/unit/test-accounting.c's).
 . "$(dirname "$0")/lib.sh"
 
 prog=corpus/mlock-munlock-threads.mmf
@@ -17,18 +19,28 @@ prog=corpus/mlock-munlock-threads.mmf
 expect() {
 	local out=$TMP/out.${1%%:*}
 
-	MMFUZZ_ACCT_SKEW=$1 "$MMFUZZ" exec --native --quiet --no-env "$3" >"$out" 2>&1 && true
+	"$MMFUZZ" exec --native --quiet --no-env --acct-skew "$1" "$3" >"$out" 2>&1 && true
 	cat "$out"
 	grep -qx "REPORT: $2" "$out" || fail "$1: no '$2' report"
-	# System-wide: the skew itself; per process: the gap it opened.
-	grep -Eq "by ${1#*:} kB|[0-9]+ kB apart" "$out" || fail "$1: the amount is not in the body"
+	grep -Eq "[0-9]+ kB apart" "$out" || fail "$1: the amount is not in the body"
 	[ "$(grep -c '^REPORT: ' "$out")" -eq 1 ] || fail "$1: more than the one report"
 }
-expect Mlocked:4096 "ACCOUNTING: Mlocked grew after the program exited" "$prog"
-expect Unevictable:4096 "ACCOUNTING: Unevictable grew after the program exited" "$prog"
 expect RssAnon:2048 \
 	"ACCOUNTING: RssAnon differs from smaps_rollup Anonymous at the end of the program" "$prog"
 expect VmSwap:8192 \
 	"ACCOUNTING: VmSwap differs from smaps_rollup Swap at the end of the program" \
 	corpus/cow-after-fork-swapped.mmf
+
+# System-wide, in one guest of Debian's kernel: both counters, one boot.
+rc=0
+MMFUZZ_ACCEL=tcg "$MMFUZZ" exec --kernel debian --acct-skew Mlocked:4096+Unevictable:4096 \
+	"$prog" >"$TMP/guest" 2>&1 || rc=$?
+grep -v '^mmfuzz: repro guest: ' "$TMP/guest"
+[ $rc -eq 3 ] || fail "guest: exit $rc, expected 3"
+for c in Mlocked Unevictable; do
+	grep -qx "REPORT: ACCOUNTING: $c grew after the program exited" "$TMP/guest" ||
+		fail "guest: no '$c grew' report"
+done
+[ "$(grep -c '^REPORT: ' "$TMP/guest")" -eq 2 ] || fail "guest: not exactly the two reports"
+rm -rf "$(sed -n 's/^exec: .* consoles in //p' "$TMP/guest")"
 check_clean

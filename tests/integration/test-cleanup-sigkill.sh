@@ -5,11 +5,7 @@
 
 "$MMFUZZ" fuzz --native --duration 60s --out "$TMP/out" >"$TMP/log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-	grep -q mmfuzz-swap /proc/swaps && break
-	sleep 0.1
-done
-grep -q mmfuzz-swap /proc/swaps || fail "the fuzzer made no swap device"
+wait_for $pid 120 grep -q "mmfuzz-swap\.$pid" /proc/swaps || fail "the fuzzer made no swap device"
 sleep 1
 kill -9 $pid
 wait $pid 2>/dev/null || true

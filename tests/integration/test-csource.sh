@@ -45,6 +45,48 @@ for seed in 3 10 21 33 41 57; do
 	run_clean "$TMP/gen-$seed.mmf" "gen-$seed"
 done
 
+# A reproducer that writes a knob puts it back however it ends: at exit
+# (the runs above), on SIGTERM, and on SIGKILL through its guardian. It is
+# held after its first call by a full pipe on its trace (-v).
+K=/sys/kernel/mm/transparent_hugepage/shmem_enabled
+{
+	echo "thp_knob(SHMEM, within_size)"
+	echo "m0 = mmap(0, 1024, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)"
+	echo "write(m0, 0, 1024, 0x16)"
+	echo "read(m0, 0, 1024)"
+} >"$TMP/knob.mmf"
+build "$TMP/knob.mmf" "$TMP/knob"
+for sig in TERM KILL; do
+	python3 - "$TMP/knob" "$sig" "$K" <<'PY' || fail "SIG$sig: the knob was not put back"
+import os, signal, subprocess, sys, time
+binary, sig, knob = sys.argv[1:]
+before = open(knob).read()
+r, w = os.pipe()
+os.set_blocking(w, False)
+try:
+	while True:
+		os.write(w, b"x" * 4096)
+except BlockingIOError:
+	os.set_blocking(w, True)
+p = subprocess.Popen([binary, "-v"], stderr=w, stdout=subprocess.DEVNULL)
+for _ in range(100):
+	if open(knob).read() != before:
+		break
+	time.sleep(0.05)
+changed = open(knob).read() != before
+p.send_signal(getattr(signal, "SIG" + sig))
+p.wait()
+os.close(w)
+for _ in range(100):
+	if open(knob).read() == before:
+		break
+	time.sleep(0.05)
+print("INFO: SIG%s: knob %s, then %s" % (sig, "changed" if changed else "NOT changed",
+      "put back" if open(knob).read() == before else "NOT put back"))
+sys.exit(0 if changed and open(knob).read() == before else 1)
+PY
+done
+
 # -v traces each call with its result; a swap device not given is ENODEV.
 "$TMP/swapoff-vs-fault" -v 2>"$TMP/trace" >/dev/null || fail "swapoff-vs-fault -v failed"
 traced() {

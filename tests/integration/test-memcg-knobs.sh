@@ -29,14 +29,14 @@ before=$(my_knobs)
 "$MMFUZZ" exec --native --timeout 6s --hang-after 8 "$TMP/move.mmf" >"$TMP/out" 2>&1 &
 run=$!
 self="" child=""
-for _ in $(seq 50); do
+moved() {
 	for f in $(find /sys/fs/cgroup -maxdepth 6 -type d -name "mmfuzz.$run.sib1" 2>/dev/null); do
 		self=$(head -n 1 "$f/cgroup.procs")
 		child=$(head -n 1 "${f%.sib1}.sib2/cgroup.procs")
 	done
-	[ -n "$self" ] && [ -n "$child" ] && break
-	sleep 0.1
-done
+	[ -n "$self" ] && [ -n "$child" ]
+}
+wait_for $run 120 moved || true
 [ -n "$self" ] || fail "the program never showed up in the sibling cgroup sib1"
 [ -n "$child" ] || fail "the fork child never showed up in the sibling cgroup sib2"
 grep -q 'mmfuzz\.[0-9]*\.sib1' "/proc/$self/cgroup" || fail "/proc/$self/cgroup: not in sib1"

@@ -9,16 +9,17 @@
 "$MMFUZZ" stress memcg,swap,folios,ksm,reclaim,stressng:seconds=5 --duration 60s \
 	--out "$TMP/out" --swap-size 64 >"$TMP/log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do
-	grep -q '^stress: running' "$TMP/log" && break
-	sleep 0.1
-done
-grep -q '^stress: running' "$TMP/log" || fail "the stressors never started: $(cat "$TMP/log")"
+wait_for $pid 120 grep -q '^stress: running' "$TMP/log" ||
+	fail "the stressors never started: $(cat "$TMP/log")"
 sleep 3
-pgrep -x stress-ng >/dev/null || fail "stress-ng is not running"
 runner=$(sed -n 's/.*(runner \([0-9]*\)).*/\1/p' "$TMP/log")
-[ "$(knobs)" != "$KNOBS_BEFORE" ] || fail "no knob was changed: nothing to restore"
-losetup -a | grep -q mmfuzz-loop || fail "no loop device was made"
+# Ours only: other stress-ng processes may run on this machine.
+ours=$(for p in $(descendants $pid); do
+	[ "$(cat /proc/$p/comm 2>/dev/null)" != stress-ng ] || echo $p
+done)
+[ -n "$ours" ] || fail "stress-ng is not running"
+[ "$(our_knobs)" != "$KNOBS_BEFORE" ] || fail "no knob was changed: nothing to restore"
+losetup -a | grep -q "mmfuzz-loop\.$runner\|mmfuzz-loop\.$pid" || fail "no loop device was made"
 kill -9 $pid
 wait $pid 2>/dev/null || true
 for _ in $(seq 50); do
@@ -27,7 +28,9 @@ for _ in $(seq 50); do
 done
 [ ! -d "/proc/$runner" ] || fail "the runner outlived its parent"
 for _ in $(seq 50); do
-	left=$(ps -eo stat=,comm= | awk '$1 !~ /Z/ && $2 ~ /^stress-ng/')
+	left=$(for p in $ours; do
+		ps -o stat= -p $p 2>/dev/null | grep -v Z && echo $p
+	done || true)
 	[ -z "$left" ] && break
 	sleep 0.1
 done

@@ -49,6 +49,28 @@ static void test_sys(void)
 	for (int i = 0; i < 5; i++)
 		after[i] = reading(1000, 500000 + 20000 + 4000 * i);
 	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 0, "unstable: %s", sb.buf ?: "");
+	/* Another process locked 16 MiB meanwhile: its VmLck is taken off. */
+	for (int i = 0; i < 5; i++) {
+		after[i] = reading(1000 + 16384, 500000 + 16384);
+		after[i].others_kb = 16384;
+	}
+	CHECK(!mmf_acct_sys_suspect(&before, &after[0]), "another process's lock is no growth");
+	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 0, "others: %s", sb.buf ?: "");
+	/* ... and unlocked it with our leak of 4 MiB still there: found. */
+	before.others_kb = 16384;
+	for (int i = 0; i < 5; i++)
+		after[i] = reading(1000 + 4096 - 16384, 500000 - 16384);
+	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 1, "leak under others' unlock");
+	CHECK(strstr(sb.buf, "grew by 4096 kB") &&
+	      strstr(sb.buf, "VmLck 16384 kB before, 0 kB after"), "amounts: %s", sb.buf);
+	sb_free(&sb);
+	sb_init(&sb);
+	/* A reading that moved while it was taken spoils the verdict. */
+	for (int i = 0; i < 5; i++)
+		after[i] = reading(1000 + 4096 - 16384, 500000 - 16384);
+	after[2].ok = false;
+	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 0, "moving: %s", sb.buf ?: "");
+	before.others_kb = 0;
 	/* Unreadable before: nothing. */
 	before.ok = false;
 	after[0] = reading(90000, 900000);
