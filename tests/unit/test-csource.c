@@ -108,7 +108,7 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_SWAPON] = "syscall(SYS_swapon, swaps[3], "
 		"0x1800a /* SWAP_FLAG_DISCARD|SWAP_FLAG_PREFER|10 */)",
 	[MMF_CG_MOVE] = "kids[0] > 0 ? cg_num(2, \"cgroup.procs\", NULL, kids[0]) : -ESRCH",
-	[MMF_CG_LIMIT] = "cg_num(1, \"memory.max\", \"memory.limit_in_bytes\", 8ll << 20)",
+	[MMF_CG_LIMIT] = "cg_keep_num(1, \"memory.max\", \"memory.limit_in_bytes\", 8ll << 20)",
 	[MMF_CG_RECLAIM] = "cg_num(0, \"memory.reclaim\", NULL, len(64))",
 	[MMF_MEMFD_CREATE] = "syscall(SYS_memfd_create, \"mmfuzz\", 0x3)",
 	[MMF_MEMFD_SECRET] = "syscall(447 /* memfd_secret */, O_CLOEXEC)",
