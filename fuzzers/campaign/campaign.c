@@ -11,37 +11,27 @@
 #include "campaign/campaign.h"
 #include "campaign/monitor.h"
 #include "store/store.h"
-#include "symbolize/symbolize.h"
+#include "campaign/receive.h"
 #include "util/util.h"
 
 /* Programs kept from a guest's execution log to go with a finding. */
 #define LAST_PROGS	10
+/* The first boot after a failed one waits this long, doubling, up to 32 s. */
+#define BACKOFF_MS	2000
 
 struct guest {
 	int id, boot;
-	struct mmf_vm *vm;
+	struct mmf_vm *vm;	/* NULL while waiting to boot again */
 	struct mmf_monitor *mon;
 	struct strbuf exec;	/* this boot's execution log */
+	struct mmf_receiver rx;	/* its findings channel's host end */
 	bool running;		/* its first program was logged */
 	int console_fd;		/* this boot's console file */
+	int failed;		/* boots in a row that failed */
+	uint64_t boot_at;	/* when to boot again, while vm is NULL */
 	char *dir;
+	char who[16];
 };
-
-/* The last LAST_PROGS programs of an execution log. */
-static const char *last_progs(const struct strbuf *log)
-{
-	size_t i, mark = strlen(MMF_VM_EXEC_MARK);
-	int n = 0;
-
-	if (!log->len)
-		return "";
-	for (i = log->len; i-- > 0; ) {
-		if ((i == 0 || log->buf[i - 1] == '\n') &&
-		    !strncmp(log->buf + i, MMF_VM_EXEC_MARK, mark) && ++n == LAST_PROGS)
-			break;
-	}
-	return log->buf + (i == (size_t)-1 ? 0 : i);
-}
 
 static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64_t left_ms,
 		       char *err, size_t n)
@@ -59,6 +49,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
 		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args,
+		.findings = true,
 	};
 	int na = 0, r;
 
@@ -119,37 +110,40 @@ static void guest_stop(struct guest *g, struct mmf_campaign_stats *st)
 	g->console_fd = -1;
 }
 
-static void save(const struct mmf_campaign_opts *o, struct guest *g, const struct mmf_finding *f,
-		 struct mmf_campaign_stats *st)
+/* A finding of the console monitor: a kernel report, a hang, a death. */
+static int save(const struct mmf_campaign_opts *o, struct guest *g, const struct mmf_finding *f,
+		struct mmf_campaign_stats *st, char *err, size_t n)
 {
 	bool boot = f->kind == MMF_FOUND_BOOT_CRASH;
 	char *dir = xasprintf("%s/%s", o->out, boot ? "boot-crashes" : "crashes");
-	struct mmf_sym_opts so = { .vmlinux = o->vmlinux };
-	struct mmf_store_added added;
-	char *sym = NULL, *notes = NULL;
 	size_t len;
 	struct mmf_crash c = {
 		.title = f->title, .report = f->report,
-		.log = mmf_monitor_log(g->mon, &len), .progs = last_progs(&g->exec),
-		.kernel = o->kernel, .arch = o->arch->name,
+		.log = mmf_monitor_log(g->mon, &len),
+		.progs = mmf_last_progs(g->exec.buf, g->exec.len, LAST_PROGS),
 	};
+	int r;
 
-	if (o->vmlinux && f->report[0] && mmf_symbolize(f->report, &so, &sym, &notes) > 0)
-		c.report_sym = sym;
-	if (mmf_store_add(dir, &c, &added) < 0)
-		warnx_("campaign: cannot save '%s': %s", f->title, mmf_store_err());
-	else if (o->info)
-		fprintf(o->info, "mmfuzz: vm %d: %s%s (%s/%s, %ld so far)\n", g->id,
-			boot ? "boot crash: " : "REPORT: ", f->title, dir, added.name, added.count);
-	if (o->info)
-		fflush(o->info);
 	st->boot_crashes += boot;
 	st->reports += f->kind == MMF_FOUND_REPORT;
 	st->hangs += f->kind == MMF_FOUND_HANG;
 	st->lost += f->kind == MMF_FOUND_LOST;
-	free(sym);
-	free(notes);
+	r = mmf_receive_save(&g->rx, &c, dir, boot, mmf_monitor_time_at(g->mon, f->end), err, n);
 	free(dir);
+	return r;
+}
+
+/* The findings the guest's fuzzer sent on its channel. */
+static int take_findings(struct guest *g, struct mmf_campaign_stats *st, char *err, size_t n)
+{
+	int before = g->rx.received, r;
+	size_t len;
+	const char *con = mmf_monitor_log(g->mon, &len);
+
+	r = mmf_receive(&g->rx, mmf_vm_findings_fd(g->vm), con, len, err, n);
+	st->reports += g->rx.received - before;
+	st->channel += g->rx.received - before;
+	return r;
 }
 
 /* Move what a guest printed into its monitor and files; false once it is gone. */
@@ -184,57 +178,169 @@ static void note_first_program(const struct mmf_campaign_opts *o, struct guest *
 		fflush(o->info);
 }
 
+/*
+ * A boot that failed: QEMU exited at once, the kernel printed nothing or
+ * died before the fuzzer started, or crashed while booting.
+ */
+static bool boot_failed(const struct guest *g, const struct mmf_finding *f)
+{
+	return f->kind == MMF_FOUND_BOOT_CRASH ||
+	       (!mmf_monitor_ready(g->mon) && f->kind != MMF_FOUND_REPORT);
+}
+
+/* What a failed boot printed last, for the user: QEMU's error, as a rule. */
+static void last_line(const struct guest *g, char *buf, size_t n)
+{
+	size_t len, end;
+	const char *log = mmf_monitor_log(g->mon, &len), *p;
+
+	for (end = len; end && (log[end - 1] == '\n' || log[end - 1] == '\r'); end--)
+		;
+	for (p = log + end; p > log && p[-1] != '\n'; p--)
+		;
+	snprintf(buf, n, "%.*s", (int)MIN(log + end - p, 200), end ? p : "no output at all");
+}
+
+/* After a finding: keep the guest, or stop it and boot it again (later). */
+static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
+			 const struct mmf_finding *f, struct mmf_campaign_stats *st,
+			 uint64_t now, char *err, size_t n)
+{
+	bool failed = boot_failed(g, f);
+	char why[256];
+
+	if (failed && f->kind != MMF_FOUND_BOOT_CRASH) {
+		last_line(g, why, sizeof(why));
+		if (o->info)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (%s): %s\n", g->id, g->boot,
+				f->title, why);
+		st->boot_failures++;
+	} else if (save(o, g, f, st, err, n)) {
+		return -1;
+	}
+	g->failed = failed ? g->failed + 1 : 0;
+	if (g->failed >= MMF_CAMPAIGN_BOOT_FAILS) {
+		last_line(g, why, sizeof(why));
+		snprintf(err, n, "vm %d: %d boots in a row failed; the last printed: %s", g->id,
+			 g->failed, why);
+		return -1;
+	}
+	guest_stop(g, st);
+	g->boot_at = now + (failed ? (uint64_t)BACKOFF_MS << MIN(g->failed - 1, 4) : 0);
+	return 0;
+}
+
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n)
 {
 	struct guest *gs = xcalloc(o->vms, sizeof(*gs));
 	uint64_t t0 = now_ns() / 1000000, end = t0 + o->duration_ms;
-	int started = 0, rc = 0;
+	char *store = xasprintf("%s/crashes", o->out);
+	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
 	for (int i = 0; i < o->vms; i++) {
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = xasprintf("%s/vm-%d", o->out, i);
-		if (guest_start(o, &gs[i], o->duration_ms, err, n))
-			goto out;
-		started++;
-		st->boots++;
+		gs[i].boot_at = t0;
+		gs[i].rx = (struct mmf_receiver){
+			.store = store, .kernel = o->kernel, .arch = o->arch->name,
+			.vmlinux = o->vmlinux, .tally = &st->tally, .info = o->info,
+			.who = gs[i].who,
+		};
+		snprintf(gs[i].who, sizeof(gs[i].who), "vm %d", i);
+		sb_init(&gs[i].rx.buf);
 	}
 	while (!(o->stop && *o->stop)) {
 		uint64_t now = now_ns() / 1000000;
-		struct pollfd pfd[64];
+		struct pollfd pfd[128];
 		int np = 0;
 
 		if (now >= end)
 			break;
-		for (int i = 0; i < o->vms && np < 64; i++) {
+		for (int i = 0; i < o->vms && np < 127; i++) {
+			struct guest *g = &gs[i];
 			struct mmf_finding f;
-			bool dead = !pump(&gs[i], now);
+			bool dead;
 
-			note_first_program(o, &gs[i]);
-			if (!mmf_monitor_poll(gs[i].mon, now, dead, &f)) {
-				pfd[np].fd = mmf_vm_console_fd(gs[i].vm);
-				pfd[np++].events = POLLIN;
-				continue;
+			if (!g->vm && now >= g->boot_at) {
+				if (guest_start(o, g, end - now, err, n)) {
+					rc = -1;
+					goto out;
+				}
+				st->boots++;
+				st->restarts += g->boot > 1;
 			}
-			save(o, &gs[i], &f, st);
-			mmf_finding_free(&f);
-			guest_stop(&gs[i], st);
-			if (guest_start(o, &gs[i], end - now, err, n)) {
+			if (!g->vm)
+				continue;
+			dead = !pump(g, now);
+			if (take_findings(g, st, err, n)) {
 				rc = -1;
 				goto out;
 			}
-			st->boots++;
-			st->restarts++;
+			note_first_program(o, g);
+			if (!mmf_monitor_poll(g->mon, now, dead, &f)) {
+				pfd[np].fd = mmf_vm_console_fd(g->vm);
+				pfd[np++].events = POLLIN;
+				if (mmf_vm_findings_fd(g->vm) >= 0) {
+					pfd[np].fd = mmf_vm_findings_fd(g->vm);
+					pfd[np++].events = POLLIN;
+				}
+				continue;
+			}
+			rc = after_finding(o, g, &f, st, now, err, n);
+			mmf_finding_free(&f);
+			if (rc)
+				goto out;
 		}
 		poll(pfd, np, 200);
 	}
 out:
-	for (int i = 0; i < started; i++)
-		guest_stop(&gs[i], st);
-	for (int i = 0; i < o->vms; i++)
+	for (int i = 0; i < o->vms; i++) {
+		if (gs[i].vm) {
+			/* What the guest sent before it was stopped is saved too. */
+			pump(&gs[i], now_ns() / 1000000);
+			if (take_findings(&gs[i], st, rc ? NULL : err, rc ? 0 : n))
+				rc = -1;
+			guest_stop(&gs[i], st);
+		}
 		free(gs[i].dir);
+		mmf_receiver_free(&gs[i].rx);
+	}
 	free(gs);
+	free(store);
 	return rc;
+}
+
+int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const char *console,
+			      const char *exec_log, char *err, size_t n)
+{
+	struct mmf_monitor_opts mo = { .settle_ms = 1, .hang_ms = UINT64_MAX,
+				       .boot_ms = UINT64_MAX, .ready = "mmfuzz: fuzzing natively" };
+	size_t clen = 0, elen = 0;
+	char *con = read_file(console, &clen), *ex = read_file(exec_log, &elen), *dir = NULL;
+	struct mmf_monitor *m = mmf_monitor_new(&mo, 0);
+	struct mmf_finding f = { 0 };
+	int r = 0;
+
+	if (con)
+		mmf_monitor_feed(m, con, clen, 0);
+	if (con && mmf_monitor_poll(m, 1, true, &f) &&
+	    (f.kind == MMF_FOUND_REPORT || f.kind == MMF_FOUND_BOOT_CRASH)) {
+		bool boot = f.kind == MMF_FOUND_BOOT_CRASH;
+		struct mmf_crash c = {
+			.title = f.title, .report = f.report, .log = con,
+			.progs = ex ? mmf_last_progs(ex, elen, LAST_PROGS) : NULL,
+		};
+
+		dir = xasprintf("%s/%s", out, boot ? "boot-crashes" : "crashes");
+		r = mmf_receive_save(rx, &c, dir, boot, now_ns() / 1000000, err, n) ? -1 : !boot;
+	}
+	mmf_finding_free(&f);
+	mmf_monitor_free(m);
+	free(dir);
+	free(con);
+	free(ex);
+	return r;
 }

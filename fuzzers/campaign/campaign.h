@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A campaign: N guests fuzzing in parallel until the budget is spent. Each
- * guest's console is read live; a report, a hang or a death is saved into
- * the crash store with the console log and the last programs the guest
- * executed, and the guest is restarted. A boot crash is kept apart: it is
- * not a finding of the fuzzer.
+ * A campaign: N guests fuzzing in parallel until the budget is spent.
+ *
+ * - The reports of the guests' own oracles arrive on each guest's findings
+ *   channel (vm/vm.h) and are saved into the crash store with the program
+ *   that made them and the console around them before the guest hears
+ *   back; the guest goes on fuzzing (its kernel is healthy).
+ * - Each guest's console is read live; a kernel report, a hang or a death
+ *   is saved with the console log and the last programs the guest
+ *   executed, and the guest is restarted (its kernel's state is suspect).
+ * - A boot crash is kept apart (boot-crashes/), and so is a boot failure
+ *   (QEMU exits at once, the kernel prints nothing, the fuzzer never
+ *   starts): neither is a finding. Boots back off after a failure, and
+ *   MMF_CAMPAIGN_BOOT_FAILS in a row end the campaign with an error.
  */
 #ifndef MMF_CAMPAIGN_H
 #define MMF_CAMPAIGN_H
@@ -12,7 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "store/tally.h"
 #include "vm/vm.h"
+
+#define MMF_CAMPAIGN_BOOT_FAILS	3
 
 struct mmf_campaign_opts {
 	const struct mmf_vm_arch *arch;
@@ -32,12 +43,30 @@ struct mmf_campaign_opts {
 };
 
 struct mmf_campaign_stats {
-	int boots, restarts, boot_crashes, reports, hangs, lost;
+	int boots, restarts, boot_crashes, boot_failures, reports, hangs, lost;
+	int channel;		/* of reports: those that came on a findings channel */
 	uint64_t programs;
+	struct mmf_tally tally;	/* every finding saved, by title */
 };
 
-/* 0, or -1 with a message in err (nothing could be started). */
+/*
+ * 0, or -1 with a message in err (nothing could be started, the store
+ * could not be written, or the guests failed to boot too often); st is
+ * filled in either case (mmf_tally_free(&st->tally) after).
+ */
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n);
+
+struct mmf_receiver;
+
+/*
+ * After a single guest's run (mmfuzz vm): the first kernel report of its
+ * console file into out/crashes (a boot crash into out/boot-crashes), with
+ * the last programs of its execution log, through rx (its tally and
+ * lines). 1 if a report was saved, 0 if there was none, -1 and err when
+ * the store could not be written.
+ */
+int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const char *console,
+			      const char *exec_log, char *err, size_t n);
 
 #endif

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "campaign/monitor.h"
 #include "report/report.h"
 #include "util/util.h"
 
-/* Output after a report's start that surely holds all of it. */
-#define REPORT_SPAN	(256 << 10)
+/* Kernel lines of a report past which it is taken as whole. */
+#define REPORT_LINES	400
+/* A kernel line this much later than the report's last is not of it. */
+#define REPORT_GAP_S	1.0
 
 struct mmf_monitor {
 	struct mmf_monitor_opts o;
@@ -15,6 +18,9 @@ struct mmf_monitor {
 	uint64_t start_ms, last_ms;
 	size_t ready_at;	/* offset of the ready line, or SIZE_MAX */
 	size_t scanned;		/* the ready line is searched from here */
+	/* When each feed arrived: its end offset and time. */
+	struct { size_t end; uint64_t ms; } *feeds;
+	size_t nr_feeds;
 };
 
 struct mmf_monitor *mmf_monitor_new(const struct mmf_monitor_opts *o, uint64_t now_ms)
@@ -33,6 +39,7 @@ void mmf_monitor_free(struct mmf_monitor *m)
 	if (!m)
 		return;
 	sb_free(&m->log);
+	free(m->feeds);
 	free(m);
 }
 
@@ -42,6 +49,9 @@ void mmf_monitor_feed(struct mmf_monitor *m, const char *buf, size_t n, uint64_t
 		return;
 	sb_add(&m->log, buf, n);
 	m->last_ms = now_ms;
+	m->feeds = xrealloc(m->feeds, (m->nr_feeds + 1) * sizeof(*m->feeds));
+	m->feeds[m->nr_feeds].end = m->log.len;
+	m->feeds[m->nr_feeds++].ms = now_ms;
 	if (m->ready_at == SIZE_MAX && m->o.ready) {
 		/* Back up by the marker's length: it may straddle two feeds. */
 		size_t from = m->scanned > strlen(m->o.ready) ? m->scanned - strlen(m->o.ready) : 0;
@@ -53,6 +63,21 @@ void mmf_monitor_feed(struct mmf_monitor *m, const char *buf, size_t n, uint64_t
 	}
 }
 
+uint64_t mmf_monitor_time_at(const struct mmf_monitor *m, size_t off)
+{
+	size_t lo = 0, hi = m->nr_feeds;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->feeds[mid].end < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nr_feeds ? m->feeds[lo].ms : m->last_ms;
+}
+
 bool mmf_monitor_ready(const struct mmf_monitor *m)
 {
 	return m->ready_at != SIZE_MAX;
@@ -62,6 +87,78 @@ const char *mmf_monitor_log(const struct mmf_monitor *m, size_t *len)
 {
 	*len = m->log.len;
 	return m->log.buf ? m->log.buf : "";
+}
+
+/*
+ * A console line of the kernel: its text after the "[   12.345678]" stamp
+ * (and a caller id "[  T123]"), with *t the stamp's seconds; NULL for a
+ * line of user space. Console junk may come before the stamp.
+ */
+static const char *kernel_text(const char *l, const char *end, double *t)
+{
+	const char *p = memchr(l, '[', MIN(end - l, 64)), *q;
+	char *after;
+
+	if (!p)
+		return NULL;
+	*t = strtod(p + 1, &after);
+	if (after == p + 1 || *after != ']')
+		return NULL;
+	for (p = after + 1; p < end && *p == '[' && (q = memchr(p, ']', end - p)); p = q + 1)
+		;
+	return p < end && *p == ' ' ? p + 1 : p;
+}
+
+/*
+ * Where the kernel report that starts at start ends: the offset after its
+ * last line, or 0 while it may still grow. It ends with its "---[ end
+ * trace" line; before the first line of user space (other than within a
+ * stack dump, where such a line is only interleaved); before a kernel line
+ * of a later burst (REPORT_GAP_S after its last); or after REPORT_LINES.
+ */
+static size_t report_end(const char *log, size_t len, size_t start)
+{
+	double prev = 0, t;
+	bool stack = false;
+	int lines = 0;
+
+	for (size_t ls = start; ls < len;) {
+		const char *nl = memchr(log + ls, '\n', len - ls), *text;
+		size_t le;
+
+		if (!nl)
+			return 0;
+		le = nl - log + 1;
+		text = kernel_text(log + ls, nl, &t);
+		if (!lines && !text)
+			return 0;	/* no stamps: only death or silence tell */
+		if (!lines)
+			prev = t;
+		if (!text) {
+			if (!stack)
+				return ls;
+			ls = le;
+			continue;
+		}
+		if (lines && t - prev >= REPORT_GAP_S)
+			return ls;
+		prev = t;
+		lines++;
+		if (memmem(text, nl - text, "---[ end trace", 14) || lines >= REPORT_LINES)
+			return le;
+		if (!strncasecmp(text, "Call Trace:", 11))
+			stack = true;
+		else if (*text != ' ' && *text != '\t')
+			stack = false;
+		ls = le;
+	}
+	return 0;
+}
+
+/* mmfuzz's own oracles' reports come on the findings channel, not here. */
+static bool oracle_report(const struct mmf_report *r)
+{
+	return !strcmp(r->type, "DATA_CORRUPTION") || !strcmp(r->type, "ACCOUNTING");
 }
 
 static void found(struct mmf_finding *f, enum mmf_finding_kind kind, const char *title,
@@ -80,17 +177,26 @@ int mmf_monitor_poll(struct mmf_monitor *m, uint64_t now_ms, bool dead, struct m
 	int n = m->log.len ? mmf_report_parse(m->log.buf, m->log.len, &reps) : 0;
 
 	memset(f, 0, sizeof(*f));
-	if (n > 0) {
-		/* The first report is the finding; later ones are its fallout. */
-		const struct mmf_report *r = &reps[0];
-		bool complete = dead || quiet || m->log.len - r->start >= REPORT_SPAN;
+	for (int i = 0; i < n; i++) {
+		/* The first kernel report is the finding; later ones are its fallout. */
+		const struct mmf_report *r = &reps[i];
+		size_t end;
+		bool complete;
 
-		if (complete)
+		if (oracle_report(r))
+			continue;
+		end = report_end(m->log.buf, m->log.len, r->start);
+		complete = dead || quiet || end;
+		if (complete) {
 			found(f, r->start < m->ready_at ? MMF_FOUND_BOOT_CRASH : MMF_FOUND_REPORT,
 			      r->title, r->text, r->corrupted);
+			f->end = end ? end : m->log.len;
+		}
 		mmf_reports_free(reps, n);
 		return complete;
 	}
+	if (n > 0)
+		mmf_reports_free(reps, n);
 	if (dead) {
 		found(f, MMF_FOUND_LOST, "lost connection to test machine", NULL, false);
 		return 1;

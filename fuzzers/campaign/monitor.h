@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Live console monitor of one guest: fed the console as it arrives, it
- * tells when a kernel report is complete, whether it came before the
- * fuzzer started (a boot crash, not a finding), when the guest went silent
- * for too long (a hang) and when it died without a report.
+ * tells when a kernel report is complete (at its real end: the end-trace
+ * line, the next line of user space outside a stack dump, the next burst
+ * of kernel lines, a bound in lines; else the guest's death or silence),
+ * whether it came before the fuzzer started (a boot crash, not a finding),
+ * when the guest went silent for too long (a hang) and when it died
+ * without a report. The reports of mmfuzz's own oracles are not its
+ * business: they come on the findings channel.
  *
  * Pure: text and times in, findings out; the campaign does the I/O.
  */
@@ -33,6 +37,7 @@ struct mmf_finding {
 	char *title;
 	char *report;
 	bool corrupted;
+	size_t end;		/* console offset after the report's last line */
 };
 
 struct mmf_monitor;
@@ -54,5 +59,7 @@ void mmf_finding_free(struct mmf_finding *f);
 /* The whole console so far. */
 const char *mmf_monitor_log(const struct mmf_monitor *m, size_t *len);
 bool mmf_monitor_ready(const struct mmf_monitor *m);
+/* When the console byte before offset off arrived (now_ms of its feed). */
+uint64_t mmf_monitor_time_at(const struct mmf_monitor *m, size_t off);
 
 #endif

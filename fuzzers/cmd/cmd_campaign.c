@@ -60,10 +60,9 @@ int cmd_campaign(int argc, char **argv)
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *gargs[16] = { 0 };
 	struct mmf_campaign_stats st;
 	struct mmf_vm_images im;
-	struct mmf_bug *bugs;
-	char err[512];
+	char err[512], *summary, *extra;
 	const char *lkdtm[8];
-	int c, ng = 0, nl = 0, nb, rc;
+	int c, ng = 0, nl = 0, rc;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -71,9 +70,7 @@ int cmd_campaign(int argc, char **argv)
 			arch = optarg;
 			break;
 		case 'n':
-			o.vms = atoi(optarg);
-			if (o.vms < 1 || o.vms > 64)
-				die("campaign: --vms must be 1..64");
+			o.vms = cmd_num("campaign", "--vms", optarg, 1, 64);
 			break;
 		case 'd':
 		case 'H': {
@@ -97,10 +94,10 @@ int cmd_campaign(int argc, char **argv)
 			initrd = optarg;
 			break;
 		case 'm':
-			o.mem_mb = atoi(optarg);
+			o.mem_mb = cmd_num("campaign", "--mem", optarg, 256, 1 << 20);
 			break;
 		case 'c':
-			o.cpus = atoi(optarg);
+			o.cpus = cmd_num("campaign", "--cpus", optarg, 1, 64);
 			break;
 		case 'g':
 			if (ng == (int)ARRAY_SIZE(gargs) - 1)
@@ -128,6 +125,8 @@ int cmd_campaign(int argc, char **argv)
 		die("campaign: unknown arch '%s' (x86_64, arm64)", arch);
 	if (o.vmlinux && access(o.vmlinux, R_OK))
 		die("campaign: cannot read vmlinux %s: %s", o.vmlinux, strerror(errno));
+	if (kernel && strcmp(kernel, "debian") && mmf_vm_kernel_check(o.arch, kernel, err, sizeof(err)))
+		die("campaign: %s", err);
 	if (mkdir_p(o.out, 0755) || access(o.out, W_OK))
 		die("campaign: output directory %s is not writable: %s", o.out, strerror(errno));
 	if (mmf_vm_images(o.arch, kernel, initrd, &im, err, sizeof(err)))
@@ -148,19 +147,24 @@ int cmd_campaign(int argc, char **argv)
 	rc = mmf_campaign_run(&o, &st, err, sizeof(err));
 	mmf_vm_images_free(&im);
 	if (rc)
-		die("campaign: %s", err);
-	printf("mmfuzz: campaign: %d boot(s), %d restart(s), %llu program(s), %d report(s),"
-	       " %d hang(s), %d lost, %d boot crash(es)\n", st.boots, st.restarts,
-	       (unsigned long long)st.programs, st.reports, st.hangs, st.lost, st.boot_crashes);
-	{
-		char *dir = xasprintf("%s/crashes", o.out);
-
-		nb = mmf_store_list(dir, &bugs);
-		for (int i = 0; i < nb; i++)
-			printf("  %5ld  %s\n", bugs[i].count, bugs[i].title);
-		if (nb > 0)
-			mmf_bugs_free(bugs, nb);
-		free(dir);
+		warnx_("campaign: %s", err);
+	printf("mmfuzz: campaign: %d boot(s), %d restart(s), %llu program(s), %d report(s)"
+	       " (%d on the findings channels), %d hang(s), %d lost, %d boot crash(es),"
+	       " %d failed boot(s)\n", st.boots, st.restarts, (unsigned long long)st.programs,
+	       st.reports, st.channel, st.hangs, st.lost, st.boot_crashes, st.boot_failures);
+	mmf_tally_print(&st.tally, stdout);
+	summary = xasprintf("%s/summary.json", o.out);
+	extra = xasprintf("\"boots\":%d,\"restarts\":%d,\"programs\":%llu,\"boot_crashes\":%d,"
+			  "\"boot_failures\":%d,\"error\":%s", st.boots, st.restarts,
+			  (unsigned long long)st.programs, st.boot_crashes, st.boot_failures,
+			  rc ? "true" : "false");
+	if (mmf_tally_json(&st.tally, summary, extra)) {
+		warnx_("campaign: cannot write %s: %s", summary, strerror(errno));
+		rc = -1;
 	}
-	return 0;
+	free(summary);
+	free(extra);
+	rc = rc ? MMF_EXIT_ERROR : mmf_tally_exit(&st.tally);
+	mmf_tally_free(&st.tally);
+	return rc;
 }

@@ -144,16 +144,16 @@ int cmd_exec(int argc, char **argv)
 			quiet = true;
 			break;
 		case 'C':
-			eo.corrupt_after = atoi(optarg);
+			eo.corrupt_after = cmd_num("exec", "--corrupt-after", optarg, 0, MMF_MAX_STMTS);
 			break;
 		case 'H':
-			eo.hang_after = atoi(optarg);
+			eo.hang_after = cmd_num("exec", "--hang-after", optarg, 0, MMF_MAX_STMTS);
 			break;
 		case 'T':
 			eo.corrupt_tag = strtol(optarg, NULL, 0);
 			break;
 		case 'P':
-			eo.corrupt_pin = atoi(optarg) + 1;
+			eo.corrupt_pin = cmd_num("exec", "--corrupt-pin", optarg, 0, MMF_MAX_STMTS) + 1;
 			break;
 		case 'S':
 			mmf_acct_skew_set("exec", optarg);

@@ -11,6 +11,7 @@
 
 #include "cmd/cmds.h"
 #include "fuzz/fuzz.h"
+#include "store/tally.h"
 #include "util/util.h"
 
 static const char usage[] =
@@ -26,8 +27,14 @@ static const char usage[] =
 	"                      'all' or 'none' (default: see 'mmfuzz stress --list')\n"
 	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
 	"  --print-reports     print whole reports, not only their titles\n"
+	"  --findings PORT     a guest's findings channel: send each oracle report to the\n"
+	"                      host and wait until it is saved there (kvm/init gives it)\n"
 	"  --lkdtm TYPE[:N]    test hook: provoke LKDTM TYPE after N programs (default 5)\n"
-	"  --stall-after N     test hook: go silent after N programs\n";
+	"  --stall-after N     test hook: go silent after N programs\n"
+	"  --kmsg-after N      test hook: a real report's line into /dev/kmsg after N programs\n"
+	"  --corrupt-after N   test hook: change a page behind the model after statement N\n"
+	"  --corrupt-tag T     test hook: change a page after each write of tag T\n"
+	"exit status: 0 no new title, 3 a title new to OUT/crashes, 1 error, 2 usage\n";
 
 int cmd_fuzz(int argc, char **argv)
 {
@@ -42,14 +49,18 @@ int cmd_fuzz(int argc, char **argv)
 		{ "stress", required_argument, NULL, 'T' },
 		{ "exec-log", required_argument, NULL, 'l' },
 		{ "print-reports", no_argument, NULL, 'P' },
+		{ "findings", required_argument, NULL, 'F' },
 		{ "lkdtm", required_argument, NULL, 'K' },
 		{ "stall-after", required_argument, NULL, 'X' },
+		{ "kmsg-after", required_argument, NULL, 'M' },
+		{ "corrupt-after", required_argument, NULL, 'C' },
+		{ "corrupt-tag", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct mmf_fuzz_opts fo = {
 		.seed = (uint64_t)time(NULL), .duration_ms = 600000, .out = "mmfuzz-out",
-		.timeout_ms = 30000, .progress_ms = 5000, .max_calls = 24,
+		.timeout_ms = 30000, .progress_ms = 5000, .max_calls = 24, .corrupt_after = -1,
 	};
 	struct mmf_env_opts eo = mmf_env_defaults;
 	struct mmf_fuzz_stats st;
@@ -81,7 +92,7 @@ int cmd_fuzz(int argc, char **argv)
 				die("fuzz: bad timeout '%s' (e.g. 30, 500ms, 2m)", optarg);
 			break;
 		case 'c':
-			fo.max_calls = MAX(1, MIN(atoi(optarg), MMF_MAX_STMTS / 2));
+			fo.max_calls = cmd_num("fuzz", "--calls", optarg, 1, MMF_MAX_STMTS / 2);
 			break;
 		case 'T':
 			stress = optarg;
@@ -92,6 +103,9 @@ int cmd_fuzz(int argc, char **argv)
 		case 'P':
 			fo.print_reports = true;
 			break;
+		case 'F':
+			fo.findings = optarg;
+			break;
 		case 'K': {
 			char *colon = strchr(optarg, ':');
 
@@ -99,12 +113,21 @@ int cmd_fuzz(int argc, char **argv)
 			fo.lkdtm_after = 5;
 			if (colon) {
 				*colon = '\0';
-				fo.lkdtm_after = atoi(colon + 1);
+				fo.lkdtm_after = cmd_num("fuzz", "--lkdtm", colon + 1, 0, 1L << 30);
 			}
 			break;
 		}
+		case 'M':
+			fo.kmsg_after = cmd_num("fuzz", "--kmsg-after", optarg, 1, 1L << 30);
+			break;
+		case 'C':
+			fo.corrupt_after = cmd_num("fuzz", "--corrupt-after", optarg, 0, MMF_MAX_STMTS);
+			break;
+		case 'G':
+			fo.corrupt_tag = cmd_num("fuzz", "--corrupt-tag", optarg, 1, 255);
+			break;
 		case 'X':
-			fo.stall_after = atoi(optarg);
+			fo.stall_after = cmd_num("fuzz", "--stall-after", optarg, 1, 1L << 30);
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -149,5 +172,13 @@ int cmd_fuzz(int argc, char **argv)
 	       (unsigned long long)st.crashed);
 	if (!st.swapped)
 		printf("mmfuzz: warning: no program reached swap in this run\n");
-	return rc ? 1 : 0;
+	mmf_tally_print(&st.tally, stdout);
+	probe = xasprintf("%s/summary.json", fo.out);
+	if (mmf_tally_json(&st.tally, probe, NULL))
+		warnx_("fuzz: cannot write %s: %s", probe, strerror(errno));
+	free(probe);
+	if (!rc)
+		rc = mmf_tally_exit(&st.tally);
+	mmf_tally_free(&st.tally);
+	return rc < 0 ? MMF_EXIT_ERROR : rc;
 }

@@ -117,19 +117,19 @@ static int parse(struct repro_cmd *rc, int argc, char **argv)
 			rc->initrd = optarg;
 			break;
 		case 'm':
-			rc->go.mem_mb = atoi(optarg);
+			rc->go.mem_mb = cmd_num("repro", "--mem", optarg, 256, 1 << 20);
 			break;
 		case 'c':
-			rc->go.cpus = atoi(optarg);
+			rc->go.cpus = cmd_num("repro", "--cpus", optarg, 1, 64);
 			break;
 		case 'w':
 			rc->go.workdir = optarg;
 			break;
 		case 'a':
-			rc->ops.attempts = MAX(1, atoi(optarg));
+			rc->ops.attempts = cmd_num("repro", "--attempts", optarg, 1, 1000);
 			break;
 		case 's':
-			rc->ops.max_steps = MAX(0, atoi(optarg));
+			rc->ops.max_steps = cmd_num("repro", "--max-steps", optarg, 0, 1000000);
 			break;
 		case 't':
 			rc->eo.timeout_ms = parse_duration_ms(optarg);

@@ -90,13 +90,13 @@ int cmd_validate(int argc, char **argv)
 			o.corpus = optarg;
 			break;
 		case 'A':
-			o.attempts = atoi(optarg);
+			o.attempts = cmd_num("validate", "--attempts", optarg, 1, 1000);
 			break;
 		case 'B':
 			o.benches = optarg;
 			break;
 		case 'r':
-			o.runs = atoi(optarg);
+			o.runs = cmd_num("validate", "--runs", optarg, 1, 1000);
 			break;
 		case 'T':
 			o.budget_ms = parse_duration_ms(optarg);

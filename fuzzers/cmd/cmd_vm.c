@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
-#include "report/report.h"
+#include "campaign/campaign.h"
+#include "campaign/receive.h"
+#include "store/tally.h"
 #include "util/util.h"
 #include "vm/vm.h"
 
@@ -37,32 +39,17 @@ static const char usage[] =
 	"Options after -- go to the guest's 'mmfuzz fuzz --native' as they are.\n"
 	"KVM when /dev/kvm works, else TCG (10 times slower: every timeout grows);\n"
 	"MMFUZZ_ACCEL=tcg or kvm forces one.\n"
-	"Exit status: 0 the guest fuzzed and powered off, 3 its kernel reported a\n"
-	"bug, 1 anything else (no boot, QEMU failed, deadline).\n";
+	"Findings (the guest's oracles' on its findings channel, its kernel's first\n"
+	"report on the console) go into OUT/crashes; a summary by title ends the run\n"
+	"and goes to OUT/summary.json.\n"
+	"Exit status: 0 the guest fuzzed and powered off with no new title, 3 a title\n"
+	"new to OUT/crashes, 1 anything else (no boot, QEMU failed, deadline).\n";
 
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
 	stop = 1;
-}
-
-/* The kernel reports on the console; how many. */
-static int print_reports(const char *console)
-{
-	size_t len;
-	char *log = read_file(console, &len);
-	struct mmf_report *reps;
-	int n;
-
-	if (!log)
-		return 0;
-	n = mmf_report_parse(log, len, &reps);
-	for (int i = 0; i < n; i++)
-		printf("mmfuzz: kernel report: %s\n", reps[i].title);
-	mmf_reports_free(reps, n);
-	free(log);
-	return n;
 }
 
 static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images *im,
@@ -106,11 +93,13 @@ int cmd_vm(int argc, char **argv)
 	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop };
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned long long seed = (unsigned long long)time(NULL);
-	char err[512], seedbuf[32], timeout[32], *console, *exec_log, *work, *line;
+	char err[512], seedbuf[32], timeout[32], *console, *exec_log, *work, *line, *store, *summary;
+	struct mmf_tally tally = { 0 };
+	struct mmf_receiver rx;
 	const char **gargs;
 	struct mmf_vm_run_result r = { 0 };
 	struct mmf_vm_images im;
-	int ch, vms = 1, na = 0, rc = 1;
+	int ch, vms = 1, na = 0, rc = 1, found;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -127,16 +116,16 @@ int cmd_vm(int argc, char **argv)
 			duration = optarg;
 			break;
 		case 'v':
-			vms = atoi(optarg);
+			vms = cmd_num("vm", "--vms", optarg, 1, 64);
 			break;
 		case 'm':
-			c.mem_mb = atoi(optarg);
+			c.mem_mb = cmd_num("vm", "--mem", optarg, 256, 1 << 20);
 			break;
 		case 'c':
-			c.cpus = atoi(optarg);
+			c.cpus = cmd_num("vm", "--cpus", optarg, 1, 64);
 			break;
 		case 'z':
-			c.zram_mb = atoi(optarg);
+			c.zram_mb = cmd_num("vm", "--zram", optarg, 0, 1 << 20);
 			break;
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -207,6 +196,15 @@ int cmd_vm(int argc, char **argv)
 	c.workdir = work;
 	c.exec_log = exec_log;
 	ro.console_log = console;
+	store = xasprintf("%s/crashes", out);
+	rx = (struct mmf_receiver){
+		.store = store, .kernel = im.kernel, .arch = c.arch->name, .tally = &tally,
+		.info = stdout, .who = "vm", .console_file = console,
+	};
+	sb_init(&rx.buf);
+	c.findings = true;
+	ro.findings = mmf_receive_cb;
+	ro.ctx = &rx;
 	printf("mmfuzz: %s guest on %s, %d CPUs, %d MiB, fuzzing %s with seed %llu; "
 	       "console in %s, execution log in %s\n", c.arch->name,
 	       mmf_vm_accel_name(c.accel), c.cpus, c.mem_mb, duration, seed, console, exec_log);
@@ -245,17 +243,33 @@ int cmd_vm(int argc, char **argv)
 	       r.stopped ? "stopped on request" :
 	       r.timed_out ? "killed at its deadline" :
 	       r.exited ? "QEMU exited without the guest's power-off (a panic?)" : "?");
-	if (r.programs && print_reports(console)) {
+	found = r.programs ? mmf_campaign_save_console(&rx, out, console, exec_log, err,
+							 sizeof(err)) : 0;
+	if (found < 0 || r.failed)
+		warnx_("vm: %s", found < 0 ? err : rx.err);
+	if (found > 0)
 		printf("mmfuzz: the programs the guest ran are in %s: the culprit is most "
 		       "likely among the last\n", exec_log);
-		rc = 3;
-	} else if (r.powered_off && r.programs) {
-		rc = 0;
+	mmf_tally_print(&tally, stdout);
+	summary = xasprintf("%s/summary.json", out);
+	if (mmf_tally_json(&tally, summary, NULL)) {
+		warnx_("vm: cannot write %s: %s", summary, strerror(errno));
+		found = -1;
 	}
+	free(summary);
+	if (found < 0 || r.failed)
+		rc = MMF_EXIT_ERROR;
+	else if (mmf_tally_exit(&tally) == MMF_EXIT_FOUND)
+		rc = MMF_EXIT_FOUND;
+	else if (r.powered_off && r.programs)
+		rc = MMF_EXIT_CLEAN;
+	mmf_tally_free(&tally);
+	mmf_receiver_free(&rx);
 	mmf_vm_images_free(&im);
 	free(gargs);
 	free(work);
 	free(exec_log);
 	free(console);
+	free(store);
 	return rc;
 }

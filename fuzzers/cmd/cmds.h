@@ -43,4 +43,10 @@ int cmd_stress(int argc, char **argv);
 /* 1 if c is one of them (applied to eo), else 0. */
 int cmd_env_option(const char *cmd, int c, const char *arg, struct mmf_env_opts *eo);
 
+/*
+ * The number of option opt (e.g. "--cpus"), which must lie in lo..hi:
+ * else "cmd: --cpus 'abc' is not a number from 1 to 64" and exit 1.
+ */
+long cmd_num(const char *cmd, const char *opt, const char *s, long lo, long hi);
+
 #endif

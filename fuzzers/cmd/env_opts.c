@@ -1,9 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The native environment's options, shared by 'mmfuzz fuzz' and 'mmfuzz stress'. */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "cmd/cmds.h"
 #include "util/util.h"
+
+long cmd_num(const char *cmd, const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < lo || v > hi)
+		die("%s: %s '%s' is not a number from %ld to %ld", cmd, opt, s, lo, hi);
+	return v;
+}
 
 int cmd_env_option(const char *cmd, int c, const char *arg, struct mmf_env_opts *eo)
 {

@@ -75,6 +75,7 @@ struct mmf_call_result {
 struct mmf_exec_report {
 	char *title;
 	char *body;
+	bool kernel;		/* from the kernel log; else an oracle's */
 };
 
 struct mmf_exec_result {

@@ -18,6 +18,8 @@
 
 static bool no_page_mapcount;
 static bool soft_dirty_seen;
+static uint64_t zero_pfn;
+static bool zero_pfn_known;
 
 void mmf_pmcheck_init(void)
 {
@@ -97,6 +99,10 @@ void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si,
 
 	if (fd < 0 || res <= 0 || !mmf_stmt_range(&in->p->stmts[si], &idx, &n))
 		return;
+	if (!zero_pfn_known) {
+		zero_pfn = mmf_pagemap_zero_pfn(fd, in->psz);
+		zero_pfn_known = true;
+	}
 	n = mmf_pagemap_read(fd, page_addr(in, idx), in->psz, MIN((int)res, MMF_SLOT_PAGES), ent);
 	for (int i = 0; i < n && !soft_dirty_seen; i++)
 		soft_dirty_seen = ent[i] & MMF_PM_SOFT_DIRTY;
@@ -108,6 +114,9 @@ void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si,
 
 		/* Only this process's own copy: private anon or COWed file. */
 		if (!pg->mapped || pg->lost || pg->view)
+			continue;
+		/* Zeros written, and a split remapped them to the zero page. */
+		if (in->p->stmts[si].args[3] == 0 && mmf_pagemap_shared_zero(ent[i], zero_pfn))
 			continue;
 		what = mmf_pagemap_judge_written(ent[i], checks);
 		if (what) {

@@ -69,12 +69,16 @@ static void add_report(struct mmf_exec_result *r, const char *title, const char 
 	r->reports = xrealloc(r->reports, (r->nr_reports + 1) * sizeof(*r->reports));
 	r->reports[r->nr_reports].title = xstrdup(title);
 	r->reports[r->nr_reports].body = xstrdup(body);
+	r->reports[r->nr_reports].kernel = false;
 	r->nr_reports++;
 }
 
 static void kmsg_report(const char *title, const char *text, void *arg)
 {
-	add_report(arg, title, text);
+	struct mmf_exec_result *r = arg;
+
+	add_report(r, title, text);
+	r->reports[r->nr_reports - 1].kernel = true;
 }
 
 static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)

@@ -10,6 +10,7 @@
 #include "fuzz/env.h"
 #include "repro/repro.h"
 #include "store/store.h"
+#include "store/tally.h"
 #include "stressors/stressor.h"
 
 struct mmf_fuzz_opts {
@@ -21,17 +22,25 @@ struct mmf_fuzz_opts {
 	int max_calls;		/* per generated program */
 	const char *exec_log;	/* NULL: OUT/exec.log; a guest gives its log port */
 	bool print_reports;	/* whole reports on stdout (a guest's console) */
+	const char *findings;	/* a guest's findings channel (vm/vm.h), NULL: none */
 	/* Test hooks for the crash path: after this many programs, provoke
 	 * an LKDTM crash of this type, or go silent as a hung machine would.
 	 */
 	const char *lkdtm;
 	int lkdtm_after;
 	int stall_after;	/* 0: never */
+	/* A real kernel report's line written to /dev/kmsg after this many
+	 * programs (0: never): a report that leaves the kernel running.
+	 */
+	int kmsg_after;
+	/* The executor's hooks (exec/exec.h), -1 or 0 for none. */
+	int corrupt_after, corrupt_tag;
 	struct mmf_stress_sel stress;	/* stressors beside the fuzzer */
 };
 
 struct mmf_fuzz_stats {
 	uint64_t progs, calls, swapped, reports, timeouts, killed, crashed;
+	struct mmf_tally tally;		/* the reports saved, by title */
 };
 
 /* Run until the budget is spent or SIGINT/SIGTERM; 0, or -1 with a message. */
@@ -40,9 +49,12 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 
 /*
  * Save a report and the program that produced it into the crash store
- * OUT/crashes (see store/store.h), with this kernel's uname -r -v and -m.
- * 0 and *res filled, or -errno with mmf_store_err() set.
+ * OUT/crashes (see store/store.h), with this kernel's uname -r -v and -m;
+ * once the findings channel is open, also send an oracle's report to the
+ * host and wait until the host has saved it. 0 and *res filled, or -errno
+ * with mmf_store_err() set.
  */
+int mmf_findings_open(const char *path);
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
 		   struct mmf_store_added *res);
 

@@ -111,19 +111,27 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 	for (int i = 0; i < r->nr_reports; i++) {
 		struct mmf_store_added res;
 
+		/* Saved (and in a guest, on the host) before it is printed. */
+		int saved = mmf_save_crash(o->out, &r->reports[i], p, &res);
+
 		st->reports++;
 		if (o->print_reports)
 			printf("%s\n", r->reports[i].body);
-		if (mmf_save_crash(o->out, &r->reports[i], p, &res)) {
+		if (saved) {
 			printf("REPORT: %s\n", r->reports[i].title);
 			warnx_("cannot save the report: %s", mmf_store_err());
-		} else if (res.index >= 0) {
+			mmf_tally_add(&st->tally, r->reports[i].title, NULL);
+			continue;
+		}
+		mmf_tally_add(&st->tally, r->reports[i].title, &res);
+		if (res.index >= 0) {
 			printf("REPORT: %s (saved as %s/crashes/%s/report.%d)\n",
 			       r->reports[i].title, o->out, res.name, res.index);
 		} else {
 			printf("REPORT: %s (seen %ld times, in %s/crashes/%s)\n",
 			       r->reports[i].title, res.count, o->out, res.name);
 		}
+		fflush(stdout);
 	}
 }
 
@@ -144,6 +152,16 @@ static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stat
 		if (mmf_sysfs_write(lkdtm, o->lkdtm) < 0)
 			warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
 	}
+	if (o->kmsg_after && st->progs == (uint64_t)o->kmsg_after) {
+		/* As mm/debug check_mm() prints it, at the kernel's warning level. */
+		static const char rss[] = "<1>BUG: Bad rss-counter state mm:00000000a1b2c3d4"
+					  " type:MM_SWAPENTS val:-1\n";
+
+		printf("mmfuzz: test hook: a report into /dev/kmsg\n");
+		fflush(stdout);
+		if (mmf_sysfs_write("/dev/kmsg", rss) < 0)
+			warnx_("test hook: /dev/kmsg: %s", mmf_sys_err());
+	}
 	if (o->stall_after && st->progs == (uint64_t)o->stall_after) {
 		printf("mmfuzz: test hook: going silent\n");
 		fflush(stdout);
@@ -156,7 +174,8 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		 struct mmf_fuzz_stats *st)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = -1, .hang_after = -1 };
+	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = o->corrupt_after,
+				    .corrupt_tag = o->corrupt_tag, .hang_after = -1 };
 	struct mmf_prog *pool = xcalloc(POOL_MAX, sizeof(*pool));
 	uint8_t *seen = xcalloc(SIGNAL_BITS / 8, 1);
 	struct mmf_stress_target target;
@@ -171,6 +190,9 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 
 	memset(st, 0, sizeof(*st));
 	mmf_rand_seed(&rnd, o->seed);
+	if (o->findings && mmf_findings_open(o->findings))
+		warnx_("findings channel %s: %s: findings stay in this guest", o->findings,
+		       strerror(errno));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	logpath = o->exec_log ? xstrdup(o->exec_log) : xasprintf("%s/exec.log", o->out);

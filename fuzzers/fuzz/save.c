@@ -1,21 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reports of the native fuzz loop go into the crash store, OUT/crashes. */
+/*
+ * Reports of the native fuzz loop go into the crash store, OUT/crashes,
+ * and, in a guest, to the host's store over the findings channel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "fuzz/fuzz.h"
+#include "store/wire.h"
 #include "util/util.h"
 
-/* Titles of mmfuzz's own oracles: every other report came from the kernel. */
-static const char *const oracle_prefixes[] = { "DATA CORRUPTION:", "ACCOUNTING:" };
+/* The host saves a finding in milliseconds; this is for a host that died. */
+#define ACK_MS	30000
 
-static bool kernel_report(const char *title)
+static int findings_fd = -1;
+static unsigned long findings_sent;
+
+int mmf_findings_open(const char *path)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(oracle_prefixes); i++)
-		if (!strncmp(title, oracle_prefixes[i], strlen(oracle_prefixes[i])))
+	findings_fd = open(path, O_RDWR | O_CLOEXEC);
+	return findings_fd < 0 ? -errno : 0;
+}
+
+/* Wait for the host's word on seq; false after ACK_MS or on a bad answer. */
+static bool acked(unsigned long seq)
+{
+	uint64_t end = now_ns() + ACK_MS * 1000000ull;
+	char buf[256];
+	size_t len = 0;
+
+	while (now_ns() < end) {
+		struct pollfd pfd = { .fd = findings_fd, .events = POLLIN };
+		unsigned long got;
+		size_t used;
+		ssize_t r;
+		int k;
+
+		if (poll(&pfd, 1, (int)((end - now_ns()) / 1000000) + 1) <= 0)
+			continue;
+		r = read(findings_fd, buf + len, sizeof(buf) - len);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
 			return false;
-	return true;
+		}
+		len += r;
+		while ((k = mmf_wire_get_ack(buf, len, &used, &got)) > 0) {
+			if (got == seq)
+				return true;
+			memmove(buf, buf + used, len - used);	/* an old one's, late */
+			len -= used;
+		}
+		if (k < 0)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * One finding to the host, under a record lock of the port: the fuzzer and
+ * its stressors' process share it, and each must read its own answer.
+ */
+static void send_finding(const struct mmf_crash *c)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	unsigned long seq = ((unsigned long)getpid() << 20) + ++findings_sent;
+	struct strbuf sb;
+
+	sb_init(&sb);
+	mmf_wire_put(&sb, seq, c);
+	while (fcntl(findings_fd, F_SETLKW, &fl) && errno == EINTR)
+		;
+	if (write_all(findings_fd, sb.buf, sb.len) || !acked(seq))
+		warnx_("findings channel: '%s' did not reach the host (it stays in this"
+		       " guest's store)", c->title);
+	fl.l_type = F_UNLCK;
+	fcntl(findings_fd, F_SETLK, &fl);
+	sb_free(&sb);
 }
 
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
@@ -31,7 +98,7 @@ int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struc
 	mmf_prog_print(p, &prog);
 	c.progs = prog.buf ? prog.buf : "";
 	/* The kernel-log oracle's report text is the log around the report. */
-	if (kernel_report(r->title))
+	if (r->kernel)
 		c.log = r->body;
 	if (!uname(&u)) {
 		kernel = xasprintf("%s %s", u.release, u.version);
@@ -39,6 +106,9 @@ int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struc
 		c.arch = u.machine;
 	}
 	ret = mmf_store_add(dir, &c, res);
+	/* Kernel reports reach the host on the console, with the kernel's state. */
+	if (findings_fd >= 0 && !r->kernel)
+		send_finding(&c);
 	free(kernel);
 	free(dir);
 	sb_free(&prog);

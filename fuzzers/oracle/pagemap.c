@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "oracle/pagemap.h"
@@ -76,4 +77,28 @@ const char *mmf_pagemap_judge_written(uint64_t ent, unsigned int checks)
 	if ((checks & MMF_PMCHK_NO_UFFD_WP) && (ent & MMF_PM_UFFD_WP))
 		return "uffd-wp set without userfaultfd";
 	return NULL;
+}
+
+bool mmf_pagemap_shared_zero(uint64_t ent, uint64_t zero_pfn)
+{
+	return (ent & MMF_PM_PRESENT) && !(ent & MMF_PM_SWAP) && (ent & MMF_PM_PFN) == zero_pfn;
+}
+
+uint64_t mmf_pagemap_zero_pfn(int fd, long psz)
+{
+	/*
+	 * A read fault of a page never written maps the shared zero page,
+	 * never exclusive; a kernel that gives a page of our own instead
+	 * (some do) has none to remap to.
+	 */
+	volatile char *p = mmap(NULL, psz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t ent;
+
+	if (p == MAP_FAILED)
+		return UINT64_MAX;
+	madvise((void *)p, psz, MADV_NOHUGEPAGE);
+	(void)*p;
+	ent = mmf_pagemap_entry(fd, (const void *)p, psz);
+	munmap((void *)p, psz);
+	return (ent & MMF_PM_PRESENT) && !(ent & MMF_PM_EXCLUSIVE) ? ent & MMF_PM_PFN : UINT64_MAX;
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /proc/self/pagemap: which pages of a range are really swapped out, and
- * the flags oracle (track D): what the kernel says of pages this process
+ * the flags oracle: what the kernel says of pages this process
  * just wrote, against what it guarantees.
  */
 #ifndef MMF_PAGEMAP_H
 #define MMF_PAGEMAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define MMF_PM_PRESENT		(1ull << 63)
@@ -14,6 +15,7 @@
 #define MMF_PM_EXCLUSIVE	(1ull << 56)
 #define MMF_PM_SOFT_DIRTY	(1ull << 55)
 #define MMF_PM_UFFD_WP		(1ull << 57)
+#define MMF_PM_PFN		((1ull << 55) - 1)	/* when present; 0 unless root */
 
 /* Open /proc/self/pagemap of the calling process; -1 on error. */
 int mmf_pagemap_open(void);
@@ -37,5 +39,20 @@ int mmf_pagemap_read(int fd, const void *addr, long psz, int n, uint64_t *ent);
  * has just written, its own (private) copy; NULL when nothing is.
  */
 const char *mmf_pagemap_judge_written(uint64_t ent, unsigned int checks);
+
+/*
+ * Pure: whether the entry maps the shared zero page (zero_pfn). Since
+ * 6.12 a split of an anonymous large folio maps its zero-filled subpages
+ * to it (mm/huge_memory.c remap_page(..., RMP_USE_SHARED_ZEROPAGE), and
+ * the THP shrinker splits underused ones), so a page written with zeros
+ * may show it, not exclusive, right after the write: the content is still
+ * right (the data oracle checks that), and no flag of it is asserted.
+ */
+bool mmf_pagemap_shared_zero(uint64_t ent, uint64_t zero_pfn);
+/*
+ * The shared zero page's PFN as this process sees it (0 if PFNs are
+ * hidden), UINT64_MAX if read faults do not map it here.
+ */
+uint64_t mmf_pagemap_zero_pfn(int fd, long psz);
 
 #endif

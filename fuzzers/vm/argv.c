@@ -172,15 +172,21 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, "virtio-serial-pci,id=vser0");
 	add(&a, "-device");
 	add(&a, "virtconsole,bus=vser0.0,chardev=execlog");
-	if (c->ctl) {
-		/* QEMU listens; mmf_vm_start() connects before the guest boots. */
+	/* QEMU listens; mmf_vm_start() connects before the guest boots. */
+	for (int i = 0; i < 2; i++) {
+		static const char *const ids[] = { "ctl", "findings" };
+		static const char *const names[] = { MMF_VM_CTL_PORT, MMF_VM_FINDINGS_PORT };
+
+		if (!(i ? c->findings : c->ctl))
+			continue;
 		add(&a, "-chardev");
-		sb_puts(&sb, "socket,id=ctl,server=on,wait=off,path=");
+		sb_printf(&sb, "socket,id=%s,server=on,wait=off,path=", ids[i]);
 		qemu_opt(&sb, c->workdir);
-		sb_puts(&sb, "/ctl.sock");
+		sb_printf(&sb, "/%s.sock", ids[i]);
 		add_sb(&a, &sb);
 		add(&a, "-device");
-		add(&a, "virtserialport,bus=vser0.0,chardev=ctl,name=" MMF_VM_CTL_PORT);
+		add_own(&a, xasprintf("virtserialport,bus=vser0.0,chardev=%s,name=%s", ids[i],
+				      names[i]));
 	}
 	for (size_t i = 0; i < c->nr_disks; i++) {
 		add(&a, "-drive");

@@ -158,6 +158,41 @@ static int run_script(const char *name, const char *a1, const char *a2, char **l
 	return 0;
 }
 
+int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err, size_t n)
+{
+	/* x86 boot protocol "HdrS"; arm64 Image "ARM\x64", EFI zboot "zimg", gzip. */
+	static const struct {
+		const char *arch;
+		size_t off;
+		const char *magic;
+	} magics[] = {
+		{ "x86_64", 0x202, "HdrS" },
+		{ "arm64", 0x38, "ARM\x64" },
+		{ "arm64", 4, "zimg" },
+		{ "arm64", 0, "\x1f\x8b" },
+	};
+	unsigned char head[0x210];
+	ssize_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, n, "kernel %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	len = S_ISREG(st.st_mode) ? read(fd, head, sizeof(head)) : -1;
+	close(fd);
+	for (size_t i = 0; len > 0 && i < ARRAY_SIZE(magics); i++)
+		if (!strcmp(magics[i].arch, a->name) &&
+		    magics[i].off + strlen(magics[i].magic) <= (size_t)len &&
+		    !memcmp(head + magics[i].off, magics[i].magic, strlen(magics[i].magic)))
+			return 0;
+	snprintf(err, n, "kernel %s is not an %s kernel image (%s)", path, a->name, a->image);
+	return -1;
+}
+
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n)
 {
@@ -170,6 +205,10 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 		im->kernel = xstrdup(kernel);
 	else if (!kernel)
 		im->kernel = fuzzing_kernel(a);
+	if (im->kernel && mmf_vm_kernel_check(a, im->kernel, err, n)) {
+		mmf_vm_images_free(im);
+		return -1;
+	}
 	if (im->kernel) {
 		im->kasan = kasan_of(im->kernel);
 	} else {

@@ -154,11 +154,19 @@ int mmf_vm_run(const struct mmf_vm_config *c, const struct mmf_vm_run_opts *o,
 	     mmf_vm_accel_name(c->accel), (int)slow, (long long)boot_ms / 1000,
 	     (long long)end_ms / 1000);
 	for (;;) {
-		struct pollfd pf = { .fd = mmf_vm_console_fd(vm), .events = POLLIN };
+		struct pollfd pf[2] = {
+			{ .fd = mmf_vm_console_fd(vm), .events = POLLIN },
+			{ .fd = mmf_vm_findings_fd(vm), .events = POLLIN },
+		};
 		int64_t t;
 
-		poll(&pf, 1, 200);
+		poll(pf, pf[1].fd >= 0 ? 2 : 1, 200);
 		live = drain(vm, &f, logfd);
+		if (o->findings && pf[1].fd >= 0 && (pf[1].revents & POLLIN) &&
+		    o->findings(o->ctx, pf[1].fd)) {
+			r->failed = true;
+			break;
+		}
 		t = since_ms(&f);
 		if (!live || !mmf_vm_alive(vm)) {
 			r->exited = true;
@@ -186,6 +194,8 @@ int mmf_vm_run(const struct mmf_vm_config *c, const struct mmf_vm_run_opts *o,
 	for (int i = 0; r->exited && i < 100 && mmf_vm_alive(vm); i++)
 		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
 	drain(vm, &f, logfd);
+	if (o->findings && mmf_vm_findings_fd(vm) >= 0 && o->findings(o->ctx, mmf_vm_findings_fd(vm)))
+		r->failed = true;
 	r->powered_off = r->powered_off && r->exited;
 	r->status = mmf_vm_stop(vm);
 	r->total_ms = since_ms(&f);

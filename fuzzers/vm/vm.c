@@ -20,8 +20,9 @@ struct mmf_vm {
 	pid_t pid;
 	int console_fd;		/* read end of QEMU's stdout and stderr */
 	int exec_fd;		/* the execution log, read from where it ended at start */
-	int ctl_fd;		/* the control channel's socket, -1 for none */
-	char *ctl_path;
+	/* The sockets of the control and findings channels, -1 for none. */
+	int port_fd[2];
+	char *port_path[2];
 	char **argv;
 	char **disks;
 	size_t nr_disks;
@@ -48,11 +49,13 @@ static void vm_free(struct mmf_vm *vm)
 		close(vm->console_fd);
 	if (vm->exec_fd >= 0)
 		close(vm->exec_fd);
-	if (vm->ctl_fd >= 0)
-		close(vm->ctl_fd);
-	if (vm->ctl_path)
-		unlink(vm->ctl_path);
-	free(vm->ctl_path);
+	for (int i = 0; i < 2; i++) {
+		if (vm->port_fd[i] >= 0)
+			close(vm->port_fd[i]);
+		if (vm->port_path[i])
+			unlink(vm->port_path[i]);
+		free(vm->port_path[i]);
+	}
 	mmf_vm_argv_free(vm->argv);
 	free(vm);
 }
@@ -92,21 +95,23 @@ static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char 
 	return 0;
 }
 
+static const char *const port_names[2] = { "ctl", "findings" };
+
 /* QEMU makes its socket while it starts: wait for it, a few seconds at most. */
-static int connect_ctl(struct mmf_vm *vm, char *err, size_t n)
+static int connect_port(struct mmf_vm *vm, int p, char *err, size_t n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", vm->ctl_path);
-	vm->ctl_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	for (int i = 0; vm->ctl_fd >= 0 && i < 500; i++) {
-		if (!connect(vm->ctl_fd, (struct sockaddr *)&sa, sizeof(sa)))
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", vm->port_path[p]);
+	vm->port_fd[p] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	for (int i = 0; vm->port_fd[p] >= 0 && i < 500; i++) {
+		if (!connect(vm->port_fd[p], (struct sockaddr *)&sa, sizeof(sa)))
 			return 0;
 		if (!mmf_vm_alive(vm))
 			break;
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
-	snprintf(err, n, "control channel %s: %s", vm->ctl_path,
+	snprintf(err, n, "%s channel %s: %s", port_names[p], vm->port_path[p],
 		 mmf_vm_alive(vm) ? strerror(errno) : "QEMU exited");
 	return -1;
 }
@@ -141,14 +146,17 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	ssize_t r;
 
 	*vmp = NULL;
-	vm->console_fd = vm->exec_fd = vm->ctl_fd = -1;
-	if (c->ctl) {
-		vm->ctl_path = xasprintf("%s/ctl.sock", c->workdir);
-		if (strlen(vm->ctl_path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-			snprintf(err, n, "control socket path too long: %s", vm->ctl_path);
+	vm->console_fd = vm->exec_fd = vm->port_fd[0] = vm->port_fd[1] = -1;
+	for (int p = 0; p < 2; p++) {
+		if (!(p ? c->findings : c->ctl))
+			continue;
+		vm->port_path[p] = xasprintf("%s/%s.sock", c->workdir, port_names[p]);
+		if (strlen(vm->port_path[p]) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			snprintf(err, n, "%s socket path too long: %s", port_names[p],
+				 vm->port_path[p]);
 			goto fail;
 		}
-		unlink(vm->ctl_path);
+		unlink(vm->port_path[p]);
 	}
 	vm->argv = mmf_vm_argv(c, err, n);
 	if (!vm->argv)
@@ -192,12 +200,18 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		goto fail;
 	}
 	fcntl(vm->console_fd, F_SETFL, fcntl(vm->console_fd, F_GETFL) | O_NONBLOCK);
-	if (c->ctl && connect_ctl(vm, err, n)) {
-		kill(vm->pid, SIGKILL);
-		waitpid(vm->pid, NULL, 0);
-		vm->exited = true;
-		goto fail;
+	for (int p = 0; p < 2; p++) {
+		if (!vm->port_path[p])
+			continue;
+		if (connect_port(vm, p, err, n)) {
+			kill(vm->pid, SIGKILL);
+			waitpid(vm->pid, NULL, 0);
+			vm->exited = true;
+			goto fail;
+		}
 	}
+	if (vm->port_fd[1] >= 0)
+		fcntl(vm->port_fd[1], F_SETFL, fcntl(vm->port_fd[1], F_GETFL) | O_NONBLOCK);
 	*vmp = vm;
 	return 0;
 fail_errno:
@@ -219,7 +233,12 @@ uint64_t mmf_vm_started_ns(const struct mmf_vm *vm)
 
 int mmf_vm_ctl_fd(const struct mmf_vm *vm)
 {
-	return vm->ctl_fd;
+	return vm->port_fd[0];
+}
+
+int mmf_vm_findings_fd(const struct mmf_vm *vm)
+{
+	return vm->port_fd[1];
 }
 
 int mmf_vm_console_fd(const struct mmf_vm *vm)

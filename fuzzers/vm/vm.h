@@ -99,9 +99,17 @@ struct mmf_vm_config {
 	 * requests on it instead of fuzzing (mmfuzz.mode=serve).
 	 */
 	bool ctl;
+	/*
+	 * The findings channel: a virtio port named MMF_VM_FINDINGS_PORT,
+	 * workdir/findings.sock on the host (mmf_vm_findings_fd), on which the
+	 * guest's fuzzer sends each report it makes and waits until the host
+	 * has saved it (store/wire.h).
+	 */
+	bool findings;
 };
 
-#define MMF_VM_CTL_PORT	"mmfuzz.ctl"
+#define MMF_VM_CTL_PORT		"mmfuzz.ctl"
+#define MMF_VM_FINDINGS_PORT	"mmfuzz.findings"
 
 /*
  * The kernel command line: console, panic on any oops or warning, watchdog
@@ -137,6 +145,8 @@ int mmf_vm_console_fd(const struct mmf_vm *vm);
 ssize_t mmf_vm_read_console(struct mmf_vm *vm, char *buf, size_t n);
 /* The control channel, connected, or -1 without one (blocking). */
 int mmf_vm_ctl_fd(const struct mmf_vm *vm);
+/* The findings channel, connected and non-blocking, or -1 without one. */
+int mmf_vm_findings_fd(const struct mmf_vm *vm);
 /* New bytes of the execution log: >0, or 0 when there are none now. */
 ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */
@@ -169,6 +179,8 @@ const char *mmf_vm_cache_dir(void);
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);
 void mmf_vm_images_free(struct mmf_vm_images *im);
+/* Whether path is a kernel image QEMU boots for a; 0, or -1 and err. */
+int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err, size_t n);
 /*
  * The kernel image of src: src itself if it is a file; if a kernel tree,
  * the image of its fuzzing kernel (scripts/build-kernel.sh: built once,
@@ -186,6 +198,12 @@ struct mmf_vm_run_opts {
 	FILE *info;		/* runner's lines ("mmfuzz: ..."), NULL: none */
 	FILE *echo;		/* a copy of the console, NULL: none */
 	volatile sig_atomic_t *stop;	/* set (by a signal handler) to stop early */
+	/*
+	 * With c->findings: called with the channel's fd when it has bytes,
+	 * and once more at the end; -1 stops the guest (r->failed).
+	 */
+	int (*findings)(void *ctx, int fd);
+	void *ctx;
 };
 
 struct mmf_vm_run_result {
@@ -197,6 +215,7 @@ struct mmf_vm_run_result {
 	bool exited;		/* QEMU exited by itself (power-off, panic, error) */
 	bool timed_out;		/* killed at the boot or run deadline */
 	bool stopped;		/* killed because *stop was set */
+	bool failed;		/* killed because o->findings failed */
 	int status;		/* QEMU's wait status */
 };
 

@@ -13,7 +13,7 @@ MMFUZZ_ACCEL=tcg "$MMFUZZ" vm --arch x86_64 --kernel debian --duration 5m \
 	--append mmfuzz.crash_after=10 --out "$out" >"$out.out" 2>&1 || rc=$?
 cat "$out.out"
 [ $rc -eq 3 ] || fail "crash: mmfuzz vm exited with $rc, not 3 (a kernel report)"
-grep -q '^mmfuzz: kernel report: .*sysrq' "$out.out" || fail "crash: the panic was not reported"
+grep -q '^mmfuzz: vm: REPORT: .*sysrq' "$out.out" || fail "crash: the panic was not reported"
 [ "$(tail -n 1 "$out/exec.log")" = "# mmfuzz-init: crashing the kernel" ] ||
 	fail "crash: the last line before the panic is not on the host"
 grep -q '^# mmfuzz: executing program$' "$out/exec.log" ||

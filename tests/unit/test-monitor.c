@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The live console monitor: a real report fed in small pieces is taken
- * once, when complete, with its title; a report before the fuzzer started
- * is a boot crash; silence is a hang; death without a report is lost.
+ * once, when complete, with its title; a report that does not kill the
+ * kernel is taken at its real end while the fuzzer goes on printing;
+ * oracle reports on the console are left to the findings channel; a report
+ * before the fuzzer started is a boot crash; silence is a hang; death
+ * without a report is lost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,87 @@ static void test_report_while_fuzzing(void)
 	free(log);
 }
 
+/*
+ * Feed lines 10 ms apart, the console never quiet; the poll after which
+ * line (0-based) took the report, -1 if none did.
+ */
+static int taken_after(const char *const *lines, int n, struct mmf_finding *f, size_t *end_of)
+{
+	struct mmf_monitor *m = mmf_monitor_new(&opts, 0);
+	const char *ready = "mmfuzz: fuzzing natively, seed 3\n";
+	uint64_t now = 0;
+	size_t len = strlen(ready);
+	int at = -1;
+
+	mmf_monitor_feed(m, ready, len, now);
+	for (int i = 0; i < n && at < 0; i++) {
+		mmf_monitor_feed(m, lines[i], strlen(lines[i]), now += 10);
+		len += strlen(lines[i]);
+		if (mmf_monitor_poll(m, now, false, f))
+			at = i;
+		if (end_of && i == n - 1)
+			*end_of = len;
+	}
+	mmf_monitor_free(m);
+	return at;
+}
+
+static void test_nonfatal_reports(void)
+{
+	static const char ready[] = "mmfuzz: fuzzing natively, seed 3\n";
+	static const char *const rss[] = {
+		"[    7.000000] mmfuzz: progress from the kernel's side\n",
+		"[   30.100000] BUG: Bad rss-counter state mm:00000000a1b2c3d4 type:MM_SWAPENTS val:-1\n",
+		"[   30.100001] BUG: Bad rss-counter state mm:00000000a1b2c3d4 type:MM_ANON",
+		"PAGES val:1\n",
+		"[  35s] progs 120 (4.0/s) calls 2000\n",
+		"[  40s] progs 140 (4.0/s) calls 2300\n",
+	};
+	static const char *const warn[] = {
+		"[    1.000000] WARNING: CPU: 0 PID: 1 at mm/swapfile.c:100 swap_free+0x1/0x2\n",
+		"[    1.000000] Modules linked in:\n",
+		"[    1.000000] Call Trace:\n",
+		"[    1.000000]  <TASK>\n",
+		"[  12s] progs 40 (3.3/s)\n",
+		"[    1.000000]  swap_free+0x1/0x2\n",
+		"[    1.000000]  </TASK>\n",
+		"[    1.000000] ---[ end trace 0000000000000000 ]---\n",
+		"[  13s] progs 44 (3.3/s)\n",
+	};
+	static const char *const burst[] = {
+		"[    5.000000] BUG: Bad page state in process mmfuzz  pfn:1234\n",
+		"[    5.000000] page: refcount:0 mapcount:1 mapping:0000000000000000\n",
+		"[    9.500000] zram: Added device: zram1\n",
+	};
+	static const char *const oracle[] = {
+		"DATA CORRUPTION: zeroed anon page after madvise(MADV_FREE)\n",
+		"expected: 0x11 observed: 0x00\n",
+		"[  20s] progs 80\n",
+		"[  25s] progs 90\n",
+	};
+	struct mmf_finding f;
+	size_t end;
+
+	/* One-line reports: complete with the next line of user space. */
+	CHECK(taken_after(rss, 6, &f, NULL) == 4, "Bad rss-counter state not taken at its end");
+	CHECK(!strcmp(f.title, "BUG: Bad rss-counter state"), "title '%s'", f.title);
+	CHECK(f.end == strlen(ready) + strlen(rss[0]) + strlen(rss[1]) + strlen(rss[2]) +
+	      strlen(rss[3]), "end %zu: not before the progress line", f.end);
+	mmf_finding_free(&f);
+	/* A stack dump goes on past an interleaved line; ends at its end trace. */
+	CHECK(taken_after(warn, 9, &f, NULL) == 7, "WARNING not taken at its end trace");
+	CHECK(!strcmp(f.title, "WARNING in swap_free"), "title '%s'", f.title);
+	CHECK(strstr(f.report, "</TASK>"), "the stack after the interleaved line is missing");
+	mmf_finding_free(&f);
+	/* A later burst of kernel lines is not part of the report. */
+	CHECK(taken_after(burst, 3, &f, &end) == 2, "Bad page state not ended by a later burst");
+	CHECK(f.end == end - strlen(burst[2]), "end %zu, expected %zu", f.end,
+	      end - strlen(burst[2]));
+	mmf_finding_free(&f);
+	/* An oracle's report on the console is not taken, however long after. */
+	CHECK(taken_after(oracle, 4, &f, NULL) == -1, "an oracle report taken from the console");
+}
+
 static void test_boot_crash(void)
 {
 	char title[256], *log = console_of("tests/data/kernel-reports/140", title, sizeof(title));
@@ -117,6 +201,7 @@ static void test_marker_split_across_feeds(void)
 int main(void)
 {
 	test_report_while_fuzzing();
+	test_nonfatal_reports();
 	test_boot_crash();
 	test_hang_and_lost();
 	test_marker_split_across_feeds();

@@ -6,6 +6,7 @@
  * it) is not.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "oracle/pagemap.h"
 #include "tap.h"
@@ -41,5 +42,21 @@ int main(void)
 	is(good | MMF_PM_UFFD_WP, ALL & ~MMF_PMCHK_NO_UFFD_WP, NULL);
 	/* Not present, not swapped (e.g. a racing zap we do not model): nothing. */
 	is(0, ALL & ~MMF_PMCHK_NO_UFFD_WP, NULL);
+	/* The shared zero page a split left for zeros: only where it is. */
+	CHECK(mmf_pagemap_shared_zero(MMF_PM_PRESENT | 0x1234, 0x1234), "the zero page");
+	CHECK(!mmf_pagemap_shared_zero(MMF_PM_PRESENT | 0x1235, 0x1234), "another page");
+	CHECK(!mmf_pagemap_shared_zero(MMF_PM_SWAP | 0x1234, 0x1234), "a swap entry");
+	CHECK(!mmf_pagemap_shared_zero(0x1234, 0x1234), "not present");
+	{
+		/* And the probe finds it here, where pagemap shows PFNs to root. */
+		int fd = mmf_pagemap_open();
+		uint64_t z = mmf_pagemap_zero_pfn(fd, sysconf(_SC_PAGESIZE));
+
+		CHECK(z == mmf_pagemap_zero_pfn(fd, sysconf(_SC_PAGESIZE)), "stable: %llx",
+		      (unsigned long long)z);
+		CHECK(!mmf_pagemap_shared_zero(MMF_PM_PRESENT | MMF_PM_EXCLUSIVE | 0x42, z) ||
+		      z == 0x42, "a page of our own is not the zero page");
+		close(fd);
+	}
 	TEST_DONE();
 }

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The host's end of a guest's findings channel (vm/vm.h, store/wire.h):
+ * each finding is saved into the crash store, with the console before it
+ * as its log unless the guest sent one, and only then answered, so that
+ * a guest that printed a finding has it on the host's disk.
+ */
+#ifndef MMF_CAMPAIGN_RECEIVE_H
+#define MMF_CAMPAIGN_RECEIVE_H
+
+#include <stdio.h>
+
+#include "store/store.h"
+#include "store/tally.h"
+#include "util/util.h"
+
+struct mmf_receiver {
+	const char *store;		/* the crash store's directory */
+	const char *kernel, *arch;
+	const char *vmlinux;		/* symbolize with it; NULL: don't */
+	struct mmf_tally *tally;	/* each finding saved is added */
+	FILE *info;			/* "mmfuzz: WHO: REPORT: ..." lines; NULL: none */
+	const char *who;		/* e.g. "vm 0" */
+	int received;
+	struct strbuf buf;		/* bytes not yet taken */
+	/* For mmf_receive_cb: the console's file, and the error that stopped it. */
+	const char *console_file;
+	char err[256];
+};
+
+/*
+ * Take what fd (non-blocking) has now; console/clen is the guest's console
+ * so far. 0, or -1 and err when the store could not be written (the
+ * finding is not answered then).
+ */
+int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen,
+		char *err, size_t n);
+void mmf_receiver_free(struct mmf_receiver *r);
+
+/* mmf_vm_run_opts.findings, ctx a receiver with console_file: err in r->err. */
+int mmf_receive_cb(void *ctx, int fd);
+
+/*
+ * Save one crash into the store as a finding of the run: symbolized if
+ * vmlinux is set, added to the tally unless boot, a line on info with how
+ * long after arrived_ms it was on disk. 0, or -1 and err.
+ */
+int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const char *store,
+		     bool boot, uint64_t arrived_ms, char *err, size_t n);
+
+/* The last n programs of an execution log (their "# mmfuzz: executing" marks). */
+const char *mmf_last_progs(const char *log, size_t len, int n);
+
+#endif

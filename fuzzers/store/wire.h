@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Findings on the wire: a guest's fuzzer sends each report of its own
+ * oracles to the host over a virtio port (vm/vm.h, the findings channel),
+ * and goes on only once the host has said the finding is in its store.
+ *
+ *   guest: "mmfuzz-finding SEQ TITLE REPORT LOG PROGS\n", the lengths in
+ *          bytes of the four fields, then the fields' bytes, back to back;
+ *   host:  "mmfuzz-saved SEQ\n" once the finding is on disk.
+ *
+ * Pure: bytes in, records out.
+ */
+#ifndef MMF_STORE_WIRE_H
+#define MMF_STORE_WIRE_H
+
+#include <stddef.h>
+
+#include "store/store.h"
+#include "util/util.h"
+
+/* No field of a finding is longer: a bigger length is not a record. */
+#define MMF_WIRE_FIELD_MAX	(4u << 20)
+
+struct mmf_wire_finding {
+	unsigned long seq;
+	char *title, *report, *log, *progs;	/* NUL-terminated, "" if none */
+};
+
+/* Append the record of c (title, report, log, progs; NULL as ""). */
+void mmf_wire_put(struct strbuf *sb, unsigned long seq, const struct mmf_crash *c);
+
+/*
+ * The record at the start of buf: 1 with *f filled (free it with
+ * mmf_wire_finding_free) and *used its size; 0 if buf holds only part of
+ * one; -1 if buf does not start with a record (err says why).
+ */
+int mmf_wire_get(const char *buf, size_t len, size_t *used, struct mmf_wire_finding *f,
+		 char *err, size_t n);
+void mmf_wire_finding_free(struct mmf_wire_finding *f);
+
+void mmf_wire_put_ack(struct strbuf *sb, unsigned long seq);
+/* Like mmf_wire_get, for the host's answer. */
+int mmf_wire_get_ack(const char *buf, size_t len, size_t *used, unsigned long *seq);
+
+#endif
