@@ -198,7 +198,10 @@ static void last_line(const struct guest *g, char *buf, size_t n)
 		;
 	for (p = log + end; p > log && p[-1] != '\n'; p--)
 		;
-	snprintf(buf, n, "%.*s", (int)MIN(log + end - p, 200), end ? p : "no output at all");
+	if (!end)
+		snprintf(buf, n, "no output at all");
+	else
+		snprintf(buf, n, "%.*s", (int)MIN(log + end - p, 200), p);
 }
 
 /* After a finding: keep the guest, or stop it and boot it again (later). */
@@ -271,6 +274,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 				}
 				st->boots++;
 				st->restarts += g->boot > 1;
+				now = now_ns() / 1000000;
 			}
 			if (!g->vm)
 				continue;

@@ -13,8 +13,13 @@ for _ in $(seq 300); do
 done
 sleep 1
 printf 'BUG: Bad rss-counter state mm:00000000b6fe4a1c type:MM_ANONPAGES val:1\n' >/dev/kmsg
-wait $pid || fail "fuzz exited with $?"
+rc=0
+wait $pid || rc=$?
 cat "$TMP/log"
+[ $rc -eq 3 ] || fail "fuzz exited with $rc, not 3 (a title new to the store)"
+grep -q '^  *1  new   BUG: Bad rss-counter state$' "$TMP/log" || fail "no summary line for it"
+grep -q '"title":"BUG: Bad rss-counter state","count":1,"new":true' "$TMP/out/summary.json" ||
+	fail "summary.json: $(cat "$TMP/out/summary.json")"
 grep -q '^REPORT: BUG: Bad rss-counter state' "$TMP/log" || fail "report not seen"
 # Saved in the crash store with the program, the kernel log and this kernel.
 bug=$(ls -d "$TMP/out/crashes/BUG_Bad_rss-counter_state-"*) || fail "no bug directory"

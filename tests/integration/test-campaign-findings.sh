@@ -1,0 +1,83 @@
+#!/bin/bash
+# Every finding a guest makes reaches the host's store, in one boot: the
+# guest's fuzzer corrupts pages behind its model (test hook), so its data
+# oracle reports, and writes a real report's line into /dev/kmsg, which
+# leaves the kernel running. The DATA CORRUPTION reports come on the
+# findings channel while the guest goes on fuzzing; the kernel's report is
+# cut from the console at its end and the guest is restarted after it.
+# Every finding the guest printed is in the store with its program, and a
+# SIGKILL of the campaign right after the guest printed one loses nothing.
+. "$(dirname "$0")/lib.sh"
+export MMFUZZ_ACCEL=tcg
+
+out=$TMP/c
+rc=0
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 100s --kernel debian \
+	--guest-arg --corrupt-after --guest-arg 3 --guest-arg --kmsg-after --guest-arg 40 \
+	--out "$out" >"$TMP/log" 2>&1 || rc=$?
+grep -v '^mmfuzz: vm 0: qemu' "$TMP/log" | grep -v 'REPORT: DATA CORRUPTION' | tail -n 30
+[ $rc -eq 3 ] || fail "campaign exit status $rc, expected 3 (new titles)"
+
+# The kernel's report: taken from the console, with the programs and log.
+grep -q '^mmfuzz: vm 0: REPORT: BUG: Bad rss-counter state ' "$TMP/log" ||
+	fail "the kernel's report did not reach the store"
+bug=$("$MMFUZZ" triage show "$out" 'BUG: Bad rss-counter state' | sed -n 's/^directory: //p')
+[ -d "$bug" ] || fail "no Bad rss-counter state bug in the store"
+grep -q 'type:MM_SWAPENTS' "$bug/log.0" || fail "the kernel's report saved without its console"
+grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "the kernel's report without programs"
+
+# The oracle's reports: in boot 1, before the kernel's, with their program.
+first=$(grep -n 'REPORT: DATA CORRUPTION' "$TMP/log" | head -n 1 | cut -d: -f1)
+kern=$(grep -n 'REPORT: BUG: Bad rss-counter state' "$TMP/log" | head -n 1 | cut -d: -f1)
+[ -n "$first" ] && [ "$first" -lt "$kern" ] || fail "no DATA CORRUPTION before the kernel's report"
+! grep -q 'boot 2: first program' <(head -n "$first" "$TMP/log") ||
+	fail "the first DATA CORRUPTION came only after a restart"
+d=$(ls -d "$out"/crashes/DATA_CORRUPTION* | head -n 1)
+grep -q '^write(' "$d/progs.0" || fail "$d: saved without the program that made it"
+[ -s "$d/log.0" ] || fail "$d: saved without the console before it"
+
+# Each finding the guest printed is on the host: the host saved at least
+# as many, and at most the one in flight when the guest was stopped.
+guest=$(cat "$out"/vm-0/boot-*/console.log | grep -ac '^REPORT: DATA CORRUPTION' || true)
+host=$(grep -c '^mmfuzz: vm 0: REPORT: DATA CORRUPTION' "$TMP/log" || true)
+stored=$(cat "$out"/crashes/DATA_CORRUPTION*/meta | awk '/^count:/ { n += $2 } END { print n + 0 }')
+echo "INFO: DATA CORRUPTION printed in the guests $guest, saved on the host $host, store count $stored"
+[ "$guest" -gt 0 ] && [ "$host" -ge "$guest" ] && [ "$host" -le $((guest + 1)) ] ||
+	fail "the guest printed $guest, the host saved $host"
+[ "$stored" -eq "$host" ] || fail "the store counts $stored, the host saved $host"
+lat=$(sed -n 's/.*REPORT: .*saved \([0-9.]*\) s after it arrived.*/\1/p' "$TMP/log" | sort -n |
+	tail -n 1)
+echo "INFO: the slowest finding was on disk $lat s after it arrived"
+awk -v l="$lat" 'BEGIN { exit !(l < 5) }' || fail "a finding took $lat s to be saved"
+grep -q '"new_titles":[1-9]' "$out/summary.json" || fail "summary.json: $(cat "$out/summary.json")"
+
+# SIGKILL right after the guest printed a finding: the store has it.
+out2=$TMP/k
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
+	--guest-arg --corrupt-after --guest-arg 3 --out "$out2" >"$TMP/log2" 2>&1 &
+pid=$!
+con=$out2/vm-0/boot-1/console.log
+wait_for $pid 180 grep -aq '^REPORT: DATA CORRUPTION' "$con" 2>/dev/null ||
+	fail "the guest printed no finding: $(tail -n 20 "$TMP/log2")"
+kill -9 $pid
+wait $pid 2>/dev/null || true
+title=$(grep -a -m 1 '^REPORT: DATA CORRUPTION' "$con" | sed 's/^REPORT: \(.*\) (s[ae][ev][en].*/\1/')
+"$MMFUZZ" triage list "$out2" | grep -qF "$title" || fail "'$title' is not in the store"
+echo "INFO: killed after the guest printed '$title': in the store"
+for _ in $(seq 50); do
+	pgrep -f "path=$out2/vm-0" >/dev/null || break
+	sleep 0.1
+done
+! pgrep -f "path=$out2/vm-0" >/dev/null || fail "QEMU outlived the killed campaign"
+
+# A kernel that is not there: one line, exit 1, nothing booted or stored.
+rc=0
+"$MMFUZZ" campaign --kernel /nonexistent --duration 5s --out "$TMP/none" >"$TMP/o" 2>"$TMP/e" ||
+	rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] || fail "missing kernel: rc $rc, $(cat "$TMP/e")"
+grep -q 'kernel /nonexistent: No such file' "$TMP/e" || fail "missing kernel: $(cat "$TMP/e")"
+[ ! -e "$TMP/none/crashes" ] || fail "missing kernel: a store was made"
+expect_error 'is not an x86_64 kernel image' "$MMFUZZ" campaign --kernel /etc/passwd \
+	--duration 5s --out "$TMP/none"
+expect_error "cpus 'abc' is not a number" "$MMFUZZ" campaign --cpus abc --out "$TMP/none"
+check_clean
