@@ -216,7 +216,8 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 		last_line(g, why, sizeof(why));
 		if (o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (%s): %s\n", g->id, g->boot,
-				f->title, why);
+				f->kind == MMF_FOUND_LOST ? "QEMU exited before the fuzzer started" :
+				"the fuzzer did not start in time", why);
 		st->boot_failures++;
 	} else if (save(o, g, f, st, err, n)) {
 		return -1;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "campaign/monitor.h"
 #include "report/report.h"
 #include "util/util.h"
 
 /* Kernel lines of a report past which it is taken as whole. */
-#define REPORT_LINES	400
+#define REPORT_LINES	2000
 /* A kernel line this much later than the report's last is not of it. */
 #define REPORT_GAP_S	1.0
 
@@ -90,36 +90,48 @@ const char *mmf_monitor_log(const struct mmf_monitor *m, size_t *len)
 }
 
 /*
- * A console line of the kernel: its text after the "[   12.345678]" stamp
- * (and a caller id "[  T123]"), with *t the stamp's seconds; NULL for a
- * line of user space. Console junk may come before the stamp.
+ * A console line of the kernel: its text after the "[   12.345678]" stamp,
+ * with *t the stamp's seconds and *caller its caller id ("[  T123]", ""
+ * if none); NULL for a line of user space. Console junk may come before
+ * the stamp.
  */
-static const char *kernel_text(const char *l, const char *end, double *t)
+static const char *kernel_text(const char *l, const char *end, double *t, char caller[16])
 {
 	const char *p = memchr(l, '[', MIN(end - l, 64)), *q;
 	char *after;
 
+	caller[0] = '\0';
 	if (!p)
 		return NULL;
 	*t = strtod(p + 1, &after);
 	if (after == p + 1 || *after != ']')
 		return NULL;
-	for (p = after + 1; p < end && *p == '[' && (q = memchr(p, ']', end - p)); p = q + 1)
-		;
+	p = after + 1;
+	q = p < end && *p == '[' ? memchr(p, ']', MIN(end - p, 16)) : NULL;
+	if (q) {
+		snprintf(caller, 16, "%.*s", (int)(q - p - 1), p + 1);
+		p = q + 1;
+	}
 	return p < end && *p == ' ' ? p + 1 : p;
 }
 
 /*
  * Where the kernel report that starts at start ends: the offset after its
- * last line, or 0 while it may still grow. It ends with its "---[ end
- * trace" line; before the first line of user space (other than within a
- * stack dump, where such a line is only interleaved); before a kernel line
- * of a later burst (REPORT_GAP_S after its last); or after REPORT_LINES.
+ * last line, or 0 while it may still grow. Its lines are the kernel's (of
+ * the same caller, when the console has caller ids). It ends with its "---[ end
+ * trace" line; before a kernel line of a later burst (REPORT_GAP_S after
+ * its last by the kernel's clock); after REPORT_LINES; or before a line of
+ * user space once the kernel printed none of the report for a tenth of the
+ * settle time (before that, user space is only interleaved with a report
+ * the kernel is still printing).
  */
-static size_t report_end(const char *log, size_t len, size_t start)
+static size_t report_end(const struct mmf_monitor *m, size_t start, uint64_t now_ms)
 {
+	const char *log = m->log.buf;
+	size_t len = m->log.len, last = start, user = 0;
+	uint64_t grace = m->o.settle_ms / 10;
+	char who[16] = "", caller[16];
 	double prev = 0, t;
-	bool stack = false;
 	int lines = 0;
 
 	for (size_t ls = start; ls < len;) {
@@ -127,32 +139,31 @@ static size_t report_end(const char *log, size_t len, size_t start)
 		size_t le;
 
 		if (!nl)
-			return 0;
+			break;
 		le = nl - log + 1;
-		text = kernel_text(log + ls, nl, &t);
+		text = kernel_text(log + ls, nl, &t, caller);
 		if (!lines && !text)
 			return 0;	/* no stamps: only death or silence tell */
 		if (!lines)
-			prev = t;
+			memcpy(who, caller, sizeof(who));
 		if (!text) {
-			if (!stack)
-				return ls;
-			ls = le;
-			continue;
+			user = user ? user : ls;	/* maybe the end, maybe interleaved */
+		} else if (!who[0] || !strcmp(caller, who)) {
+			/* A line of the report again: the user-space ones were interleaved. */
+			if (user && mmf_monitor_time_at(m, le) - mmf_monitor_time_at(m, last) >= grace)
+				return user;
+			if (lines && t - prev >= REPORT_GAP_S)
+				return user ? user : ls;
+			user = 0;
+			prev = t;
+			last = le;
+			if (memmem(text, nl - text, "---[ end trace", 14) || ++lines >= REPORT_LINES)
+				return le;
 		}
-		if (lines && t - prev >= REPORT_GAP_S)
-			return ls;
-		prev = t;
-		lines++;
-		if (memmem(text, nl - text, "---[ end trace", 14) || lines >= REPORT_LINES)
-			return le;
-		if (!strncasecmp(text, "Call Trace:", 11))
-			stack = true;
-		else if (*text != ' ' && *text != '\t')
-			stack = false;
+		/* With caller ids, other tasks' lines are only interleaved. */
 		ls = le;
 	}
-	return 0;
+	return user && now_ms - mmf_monitor_time_at(m, last) >= grace ? user : 0;
 }
 
 /* mmfuzz's own oracles' reports come on the findings channel, not here. */
@@ -170,6 +181,27 @@ static void found(struct mmf_finding *f, enum mmf_finding_kind kind, const char 
 	f->corrupted = corrupted;
 }
 
+/*
+ * The report that starts where r does, parsed from the console up to its
+ * end alone, so that what came after it (the fuzzer's lines) is not in
+ * its text.
+ */
+static void found_upto(const struct mmf_monitor *m, struct mmf_finding *f,
+		       enum mmf_finding_kind kind, const struct mmf_report *r, size_t end)
+{
+	struct mmf_report *cut = NULL;
+	int n = end < m->log.len ? mmf_report_parse(m->log.buf, end, &cut) : 0;
+	const struct mmf_report *use = r;
+
+	for (int i = 0; i < n; i++)
+		if (cut[i].start == r->start)
+			use = &cut[i];
+	found(f, kind, use->title, use->text, use->corrupted);
+	f->end = end;
+	if (n > 0)
+		mmf_reports_free(cut, n);
+}
+
 int mmf_monitor_poll(struct mmf_monitor *m, uint64_t now_ms, bool dead, struct mmf_finding *f)
 {
 	struct mmf_report *reps = NULL;
@@ -185,12 +217,19 @@ int mmf_monitor_poll(struct mmf_monitor *m, uint64_t now_ms, bool dead, struct m
 
 		if (oracle_report(r))
 			continue;
-		end = report_end(m->log.buf, m->log.len, r->start);
+		end = report_end(m, r->start, now_ms);
 		complete = dead || quiet || end;
 		if (complete) {
-			found(f, r->start < m->ready_at ? MMF_FOUND_BOOT_CRASH : MMF_FOUND_REPORT,
-			      r->title, r->text, r->corrupted);
-			f->end = end ? end : m->log.len;
+			enum mmf_finding_kind kind = r->start < m->ready_at ? MMF_FOUND_BOOT_CRASH :
+									    MMF_FOUND_REPORT;
+
+			/* Dead or silent, the console is whole: the parser's own end. */
+			if (dead || quiet || !end) {
+				found(f, kind, r->title, r->text, r->corrupted);
+				f->end = end ? end : m->log.len;
+			} else {
+				found_upto(m, f, kind, r, end);
+			}
 		}
 		mmf_reports_free(reps, n);
 		return complete;

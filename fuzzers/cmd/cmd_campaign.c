@@ -25,7 +25,10 @@ static const char usage[] =
 	"  --mem MB, --cpus N  per guest (default 1024, 2)\n"
 	"  --hang-timeout T    no console output this long is a hang (default scaled)\n"
 	"  --guest-arg ARG     pass ARG to the guest's 'mmfuzz fuzz' (repeatable)\n"
-	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k\n";
+	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k\n"
+	"A summary by title ends the run, also as OUT/summary.json.\n"
+	"exit status: 0 no new title, 3 a title new to OUT/crashes, 1 error (a bad\n"
+	"kernel, an unwritable store, 3 failed boots in a row), 2 usage\n";
 
 static volatile int stop;
 
@@ -146,6 +149,7 @@ int cmd_campaign(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = mmf_campaign_run(&o, &st, err, sizeof(err));
 	mmf_vm_images_free(&im);
+	fflush(stdout);
 	if (rc)
 		warnx_("campaign: %s", err);
 	printf("mmfuzz: campaign: %d boot(s), %d restart(s), %llu program(s), %d report(s)"

@@ -33,7 +33,7 @@ static const char usage[] =
 	"  --cpus N            guest CPUs (default 2)\n"
 	"  --zram MB           the guest's zram swap device (default 64, 0 for none)\n"
 	"  --seed N            the guest fuzzer's seed (default: from the clock)\n"
-	"  --out DIR           console.log and exec.log (default mmfuzz-vm)\n"
+	"  --out DIR           console.log, exec.log, crashes/ (default mmfuzz-vm)\n"
 	"  --console           copy the guest's console to stdout\n"
 	"  --append ARGS       more kernel command line\n"
 	"Options after -- go to the guest's 'mmfuzz fuzz --native' as they are.\n"

@@ -79,5 +79,20 @@ grep -q 'kernel /nonexistent: No such file' "$TMP/e" || fail "missing kernel: $(
 [ ! -e "$TMP/none/crashes" ] || fail "missing kernel: a store was made"
 expect_error 'is not an x86_64 kernel image' "$MMFUZZ" campaign --kernel /etc/passwd \
 	--duration 5s --out "$TMP/none"
+# A kernel image that boots nothing: boot failures, not findings; the
+# campaign backs off and gives up after three in a row with exit 1.
+python3 -c "b = bytearray(8192); b[0x202:0x206] = b'HdrS'; open('$TMP/bzImage', 'wb').write(b)"
+rc=0
+start=$(date +%s)
+"$MMFUZZ" campaign --kernel "$TMP/bzImage" --duration 5m --out "$TMP/fail" >"$TMP/fail.log" 2>&1 ||
+	rc=$?
+cat "$TMP/fail.log" | grep -v qemu-system
+[ $rc -eq 1 ] || fail "a kernel that boots nothing: exit $rc, not 1"
+grep -q 'campaign: vm 0: 3 boots in a row failed' "$TMP/fail.log" || fail "no give-up line"
+[ "$(grep -c 'boot [0-9] failed (QEMU exited before the fuzzer started)' "$TMP/fail.log")" -eq 3 ] ||
+	fail "not 3 failed boots"
+! grep -q 'lost connection' "$TMP/fail.log" || fail "a boot failure called a lost connection"
+[ ! -e "$TMP/fail/crashes" ] || fail "a boot failure went into the store"
+[ $(( $(date +%s) - start )) -ge 6 ] || fail "no back-off between the boots"
 expect_error "cpus 'abc' is not a number" "$MMFUZZ" campaign --cpus abc --out "$TMP/none"
 check_clean

@@ -7,6 +7,8 @@
  * before the fuzzer started is a boot crash; silence is a hang; death
  * without a report is lost.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +71,11 @@ static void test_report_while_fuzzing(void)
 }
 
 /*
- * Feed lines 10 ms apart, the console never quiet; the poll after which
+ * Feed lines step ms apart, the console never quiet; the poll after which
  * line (0-based) took the report, -1 if none did.
  */
-static int taken_after(const char *const *lines, int n, struct mmf_finding *f, size_t *end_of)
+static int taken_after(const char *const *lines, int n, uint64_t step, struct mmf_finding *f,
+		       size_t *end_of)
 {
 	struct mmf_monitor *m = mmf_monitor_new(&opts, 0);
 	const char *ready = "mmfuzz: fuzzing natively, seed 3\n";
@@ -82,7 +85,7 @@ static int taken_after(const char *const *lines, int n, struct mmf_finding *f, s
 
 	mmf_monitor_feed(m, ready, len, now);
 	for (int i = 0; i < n && at < 0; i++) {
-		mmf_monitor_feed(m, lines[i], strlen(lines[i]), now += 10);
+		mmf_monitor_feed(m, lines[i], strlen(lines[i]), now += step);
 		len += strlen(lines[i]);
 		if (mmf_monitor_poll(m, now, false, f))
 			at = i;
@@ -129,24 +132,98 @@ static void test_nonfatal_reports(void)
 	struct mmf_finding f;
 	size_t end;
 
-	/* One-line reports: complete with the next line of user space. */
-	CHECK(taken_after(rss, 6, &f, NULL) == 4, "Bad rss-counter state not taken at its end");
+	/*
+	 * One-line reports: complete with a line of user space once the kernel
+	 * printed nothing of it for a tenth of the settle time; not before.
+	 */
+	CHECK(taken_after(rss, 6, 10, &f, NULL) == -1, "taken within the grace");
+	CHECK(taken_after(rss, 6, opts.settle_ms / 10, &f, NULL) == 4,
+	      "Bad rss-counter state not taken at its end");
 	CHECK(!strcmp(f.title, "BUG: Bad rss-counter state"), "title '%s'", f.title);
+	CHECK(strstr(f.report, "MM_SWAPENTS val:-1") && !strstr(f.report, "progs 120"),
+	      "report text not cut at its end: %s", f.report);
 	CHECK(f.end == strlen(ready) + strlen(rss[0]) + strlen(rss[1]) + strlen(rss[2]) +
 	      strlen(rss[3]), "end %zu: not before the progress line", f.end);
 	mmf_finding_free(&f);
 	/* A stack dump goes on past an interleaved line; ends at its end trace. */
-	CHECK(taken_after(warn, 9, &f, NULL) == 7, "WARNING not taken at its end trace");
+	CHECK(taken_after(warn, 9, 10, &f, NULL) == 7, "WARNING not taken at its end trace");
 	CHECK(!strcmp(f.title, "WARNING in swap_free"), "title '%s'", f.title);
 	CHECK(strstr(f.report, "</TASK>"), "the stack after the interleaved line is missing");
 	mmf_finding_free(&f);
 	/* A later burst of kernel lines is not part of the report. */
-	CHECK(taken_after(burst, 3, &f, &end) == 2, "Bad page state not ended by a later burst");
+	CHECK(taken_after(burst, 3, 10, &f, &end) == 2, "Bad page state not ended by a later burst");
 	CHECK(f.end == end - strlen(burst[2]), "end %zu, expected %zu", f.end,
 	      end - strlen(burst[2]));
 	mmf_finding_free(&f);
 	/* An oracle's report on the console is not taken, however long after. */
-	CHECK(taken_after(oracle, 4, &f, NULL) == -1, "an oracle report taken from the console");
+	CHECK(taken_after(oracle, 4, opts.settle_ms / 10, &f, NULL) == -1,
+	      "an oracle report taken from the console");
+}
+
+/*
+ * Every real report of the corpus, fed whole while the fuzzer goes on
+ * printing: if it is taken before the guest's death or silence, it has
+ * the title it has whole. 748's Rust panic is titled by lines the kernel
+ * prints after the oops's end trace: cut there, it is the oops.
+ */
+static void test_corpus_cut(void)
+{
+	static const char *const skip[] = { "748" };
+	DIR *d = opendir("tests/data/kernel-reports");
+	int files = 0, taken = 0, wrong = 0;
+	struct dirent *e;
+
+	CHECK(d, "tests/data/kernel-reports: %s", strerror(errno));
+	while ((e = readdir(d))) {
+		struct mmf_monitor *m;
+		struct mmf_finding f;
+		char path[512], title[512], *log;
+		uint64_t now = 0;
+		bool skipped = false;
+		int got = 0;
+
+		for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+			skipped |= !strcmp(e->d_name, skip[i]);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || skipped)
+			continue;
+		snprintf(path, sizeof(path), "tests/data/kernel-reports/%s", e->d_name);
+		log = read_file(path, NULL);
+		skipped = !log || !strstr(log, "TITLE: ");	/* a log with no report */
+		free(log);
+		if (skipped)
+			continue;
+		log = console_of(path, title, sizeof(title));
+		m = mmf_monitor_new(&opts, 0);
+		mmf_monitor_feed(m, opts.ready, strlen(opts.ready), now);
+		mmf_monitor_feed(m, "\n", 1, now);
+		/* As the kernel prints: a line a millisecond. */
+		for (char *p = log, *nl; *p; p = nl + 1) {
+			nl = strchrnul(p, '\n');
+			mmf_monitor_feed(m, p, nl - p, now += 1);
+			mmf_monitor_feed(m, "\n", 1, now);
+			if (!*nl)
+				break;
+		}
+		for (int i = 0; i < 5 && !got; i++) {
+			mmf_monitor_feed(m, "[  10s] progs 5\n", 16, now += opts.settle_ms / 20);
+			got = mmf_monitor_poll(m, now, false, &f);
+		}
+		if (got && strcmp(f.title, title) && f.kind == MMF_FOUND_REPORT) {
+			printf("%s: cut as '%s', whole it is '%s'\n", path, f.title, title);
+			wrong++;
+		}
+		if (got)
+			mmf_finding_free(&f);
+		files++;
+		taken += got;
+		mmf_monitor_free(m);
+		free(log);
+	}
+	closedir(d);
+	CHECK(!wrong, "%d of %d reports cut before their end", wrong, taken);
+	CHECK(files > 300 && taken > files / 5, "%d reports, %d taken early", files, taken);
+	printf("# %d corpus reports, %d taken at their end while the fuzzer printed on\n", files,
+	       taken);
 }
 
 static void test_boot_crash(void)
@@ -202,6 +279,7 @@ int main(void)
 {
 	test_report_while_fuzzing();
 	test_nonfatal_reports();
+	test_corpus_cut();
 	test_boot_crash();
 	test_hang_and_lost();
 	test_marker_split_across_feeds();
