@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "campaign/campaign.h"
 #include "campaign/guestrepro.h"
@@ -312,7 +313,16 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 static int kernels(struct run *run, char *err, size_t n)
 {
 	const struct mmf_validate_opts *o = run->o;
+	struct stat st;
 
+	/* A patch without a tree to apply it to is refused before any side is built. */
+	for (int s = 0; s < MMF_NR_SIDES; s++) {
+		if (o->side[s].patch && (stat(o->side[s].src, &st) || !S_ISDIR(st.st_mode))) {
+			snprintf(err, n, "%s: a patch needs a kernel tree, not %s", side_name[s],
+				 o->side[s].src);
+			return -1;
+		}
+	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		const char *src = o->side[s].src;
 		struct mmf_guest_repro_opts go = { 0 };
@@ -326,9 +336,6 @@ static int kernels(struct run *run, char *err, size_t n)
 			kernel = mmf_vm_kernel_of(o->arch, src, o->side[s].patch, err, n);
 			if (!kernel)
 				return -1;
-		} else if (o->side[s].patch) {
-			snprintf(err, n, "%s: a patch needs a kernel tree", side_name[s]);
-			return -1;
 		}
 		r = mmf_guest_repro_setup(&go, o->arch->name, kernel ? kernel : src, NULL,
 					  &run->im[s], err, n);

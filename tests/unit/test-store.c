@@ -720,11 +720,28 @@ static void check_after_kill(const char *dir, struct kill_state *s)
 static void test_sigkill(void)
 {
 	struct mmf_crash c = { .title = "BUG: killed writer", .report = "r\n" };
-	char *dir = store("killed");
+	char *dir = store("killed"), *timing = store("timing");
 	static struct kill_state s;
 	struct mmf_store_added a;
 	struct mmf_rand rnd;
+	uint64_t t0 = now_ns();
+	unsigned int span_us;
 
+	/*
+	 * Kills land anywhere in a few adds: as long as an add takes here and
+	 * now (a busy host makes it slow), measured, and 3 ms at least.
+	 */
+	for (int k = 0; k < 5; k++) {
+		char *r = occ_text_size("report", 0, k, KILL_LINES);
+		char *p = occ_text_size("progs", 0, k, KILL_LINES);
+		struct mmf_crash t = { .title = c.title, .report = r, .progs = p };
+
+		CHECK(!mmf_store_add_keep(timing, &t, KILL_KEEP, &a), "%s", mmf_store_err());
+		free(r);
+		free(p);
+	}
+	span_us = MAX(3000, (unsigned int)((now_ns() - t0) / 1000 / 5 * 4));
+	free(timing);
 	mmf_rand_seed(&rnd, 12345);
 	for (int round = 0; round < KILL_ROUNDS; round++) {
 		int fds[2], status;
@@ -743,7 +760,7 @@ static void test_sigkill(void)
 		/* Once it is adding (forking under ASan is slow), anywhere in a few adds. */
 		r = read(fds[0], buf, 1);
 		s.started += r == 1;
-		usleep(mmf_rand_below(&rnd, 3000));
+		usleep(mmf_rand_below(&rnd, span_us));
 		kill(pid, SIGKILL);
 		CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status),
 		      "the writer died by itself");
@@ -762,9 +779,9 @@ static void test_sigkill(void)
 	CHECK(a.count >= s.nr_kept + 1, "count %ld, but %d kept and one more", a.count,
 	      s.nr_kept);
 	CHECK(!count_temps(dir, a.name), "temp files left after a live writer");
-	printf("INFO: store: %d writers SIGKILLed: %ld adds started, %ld done, count %ld, "
-	       "%d kept; %d kills left temp files behind\n", KILL_ROUNDS, s.started, s.done,
-	       a.count - 1, s.nr_kept, s.torn_temps);
+	printf("INFO: store: %d writers SIGKILLed within %u us: %ld adds started, %ld done,"
+	       " count %ld, %d kept; %d kills left temp files behind\n", KILL_ROUNDS, span_us,
+	       s.started, s.done, a.count - 1, s.nr_kept, s.torn_temps);
 	CHECK(s.done > 0 && s.started > s.done, "no kill landed inside an add");
 	free(dir);
 }
