@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "stressors/hog.h"
+#include "util/util.h"
 #include "sys/cgroup.h"
 #include "sys/sysfs.h"
 #include "util/rand.h"
@@ -55,15 +56,13 @@ static void __attribute__((noreturn)) hog(uint64_t bytes)
 
 pid_t mmf_hog_start(struct mmf_cgroup *cg, uint64_t bytes)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
 		return mmf_sys_fail(errno, "fork the workload");
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		die_with_parent(parent, SIGKILL, 0);
 		prctl(PR_SET_NAME, "mmfuzz-hog");
-		if (getppid() == 1)
-			_exit(0);
 		if (cg && mmf_cg_attach(cg, getpid()) < 0)
 			_exit(1);
 		hog(bytes);

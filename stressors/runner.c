@@ -135,15 +135,14 @@ static void *sample_thread(void *arg)
 	return NULL;
 }
 
-static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t *set)
+static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t *set,
+					     pid_t parent)
 {
 	pthread_t th[MMF_STRESS_MAX + 1];
 	struct worker w[MMF_STRESS_MAX];
 	int sig, nth = 0;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(0);
+	die_with_parent(parent, SIGKILL, 0);
 	prctl(PR_SET_NAME, "mmfuzz-stress");
 	/* The fuzzer's programs come first; the threads inherit this. */
 	setpriority(PRIO_PROCESS, 0, 10);
@@ -166,6 +165,7 @@ int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_t
 {
 	struct mmf_stress_run *r = xcalloc(1, sizeof(*r));
 	sigset_t set, old;
+	pid_t parent;
 
 	r->t = t;
 	r->samples = xasprintf("%s/samples.jsonl", t->out);
@@ -194,9 +194,10 @@ int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_t
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
+	parent = getpid();
 	r->pid = fork();
 	if (r->pid == 0)
-		runner(r, &set);
+		runner(r, &set, parent);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r->pid < 0) {
 		snprintf(err, n, "stress: fork: %s", strerror(errno));

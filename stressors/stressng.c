@@ -156,7 +156,8 @@ static void on_sig(int sig)
  * A SIGTERM, the run's orderly end, goes to stress-ng, which stops its
  * workers itself.
  */
-static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int out, char **argv)
+static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int out, char **argv,
+						pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = on_sig };
 	char path[PATH_MAX];
@@ -166,7 +167,7 @@ static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int ou
 	setpgid(0, 0);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGHUP);
+	die_with_parent(parent, SIGHUP, 0);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", mmf_cg_path(c->priv));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || dprintf(fd, "%d\n", getpid()) < 0)
@@ -199,7 +200,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 	struct strbuf out;
 	int p[2], st, argc = 0, ret = 0, stopped = 0;
 	ssize_t got;
-	pid_t pid;
+	pid_t pid, parent;
 
 	mkdir(tmp, 0700);
 	snprintf(secs, sizeof(secs), "%llds", (long long)c->opt[OPT_SECONDS]);
@@ -217,9 +218,10 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		free(tmp);
 		return mmf_sys_fail(errno, "stress-ng: pipe");
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid == 0)
-		supervise(c, p[1], argv);
+		supervise(c, p[1], argv, parent);
 	close(p[1]);
 	sb_init(&out);
 	while (pid > 0) {

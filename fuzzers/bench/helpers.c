@@ -140,6 +140,8 @@ int bench_pageout(void *p, size_t len)
 
 int bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 {
+	pid_t parent = getpid();
+
 	for (int i = 0; i < n; i++) {
 		pids[i] = fork();
 		if (pids[i] < 0) {
@@ -150,9 +152,7 @@ int bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 		}
 		if (!pids[i]) {
 			/* Die with the parent: no child outlives a killed run. */
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() == 1)
-				_exit(EINTR);
+			die_with_parent(parent, SIGKILL, EINTR);
 			_exit(fn(i, arg) & 0xff);
 		}
 	}

@@ -211,7 +211,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(r, 0, sizeof(*r));
 	if (mmf_exec_init())
@@ -232,6 +232,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	mmf_exec_save_c(p, o, &saved);
 	mmf_acct_sys_read(&acct, false);
 	board = mmf_hang_board_new();
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(outfd);
@@ -241,7 +242,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	if (pid == 0) {
 		mmf_hang_board = board;
 		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		die_with_parent(parent, SIGKILL, 0);
 		if (o->cgroup_procs) {
 			int fd = open(o->cgroup_procs, O_WRONLY | O_CLOEXEC);
 

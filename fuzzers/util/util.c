@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -350,4 +351,11 @@ void sb_json_str(struct strbuf *sb, const char *str)
 		}
 	}
 	sb_add(sb, "\"", 1);
+}
+
+void die_with_parent(pid_t parent, int sig, int status)
+{
+	prctl(PR_SET_PDEATHSIG, sig);
+	if (getppid() != parent)
+		_exit(status);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -55,6 +56,14 @@ int write_file_atomic(const char *path, const void *buf, size_t n);
 int write_file_new(const char *path, const void *buf, size_t n);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path, unsigned int mode);
+
+/*
+ * In a forked child: get sig when the parent (its pid from before the
+ * fork) dies, and exit with status at once if it already has. The parent
+ * may have been gone before the signal was armed, and the child then
+ * belongs to a reaper that need not be pid 1.
+ */
+void die_with_parent(pid_t parent, int sig, int status);
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);

@@ -33,16 +33,17 @@ static bool probe(const struct mmf_vm_arch *a, const char *kernel)
 	struct strbuf out;
 	bool ok = false;
 	int fds[2];
-	pid_t pid;
+	pid_t pid, parent;
 
 	sb_init(&out);
 	if (pipe2(fds, O_CLOEXEC)) {
 		free(append);
 		return false;
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		die_with_parent(parent, SIGKILL, 127);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		execvp(argv[0], (char **)argv);

@@ -125,9 +125,7 @@ static void exec_qemu(char **argv, int outfd, int errfd, pid_t parent)
 	/* Its own process group: a ^C is the runner's to handle, not QEMU's. */
 	setpgid(0, 0);
 	/* A guest never outlives its runner. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
+	die_with_parent(parent, SIGKILL, 127);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0)
 		goto fail;
 	execvp(argv[0], argv);
