@@ -240,6 +240,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 	struct guest *gs = xcalloc(o->vms, sizeof(*gs));
 	uint64_t t0 = now_ns() / 1000000, end = t0 + o->duration_ms;
 	char *store = xasprintf("%s/crashes", o->out);
+	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -263,6 +264,11 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 
 		if (now >= end)
 			break;
+		if (o->nr_lkdtm && selftest == (1u << o->nr_lkdtm) - 1) {
+			if (o->info)
+				fprintf(o->info, "mmfuzz: campaign: self-test done: each LKDTM type was reported\n");
+			break;
+		}
 		for (int i = 0; i < o->vms && np < 127; i++) {
 			struct guest *g = &gs[i];
 			struct mmf_finding f;
@@ -294,6 +300,8 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 				}
 				continue;
 			}
+			if (o->nr_lkdtm && f.kind == MMF_FOUND_REPORT)
+				selftest |= 1u << ((g->boot - 1) % o->nr_lkdtm);
 			rc = after_finding(o, g, &f, st, now, err, n);
 			mmf_finding_free(&f);
 			if (rc)

@@ -35,7 +35,10 @@ struct mmf_campaign_opts {
 	int64_t duration_ms;
 	int64_t hang_ms;	/* 0: scaled default */
 	const char *const *guest_args;	/* extra 'mmfuzz fuzz' options */
-	/* Self-test of the crash path: boot k provokes LKDTM type k (cycling). */
+	/*
+	 * Self-test of the crash path: boot k provokes LKDTM type k (cycling);
+	 * the campaign ends once each type's boot gave a kernel report.
+	 */
 	const char *const *lkdtm;
 	int nr_lkdtm;
 	volatile int *stop;	/* set by a signal handler */

@@ -25,7 +25,8 @@ static const char usage[] =
 	"  --mem MB, --cpus N  per guest (default 1024, 2)\n"
 	"  --hang-timeout T    no console output this long is a hang (default scaled)\n"
 	"  --guest-arg ARG     pass ARG to the guest's 'mmfuzz fuzz' (repeatable)\n"
-	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k\n"
+	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k;\n"
+	"                           ends when each type was reported\n"
 	"A summary by title ends the run, also as OUT/summary.json.\n"
 	"exit status: 0 no new title, 3 a title new to OUT/crashes, 1 error (a bad\n"
 	"kernel, an unwritable store, 3 failed boots in a row), 2 usage\n";

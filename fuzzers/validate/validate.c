@@ -203,21 +203,27 @@ static void add_samples(struct run *run, int side, const char *json)
 	}
 }
 
-/* Everything that runs in a guest of one side's kernel. */
-static int run_side(struct run *run, int side, char *err, size_t n)
+/* A guest of one side's kernel; its workdir is the caller's to free. */
+static struct mmf_guest_repro *side_guest(struct run *run, int side, char **work)
 {
 	const struct mmf_validate_opts *o = run->o;
-	char *work = xasprintf("%s/%s", o->out, side_name[side]);
 	struct mmf_guest_repro_opts go = {
 		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .workdir = work, .mem_mb = 1024, .cpus = 2,
+		.initrd = run->im[side].initrd, .mem_mb = 1024, .cpus = 2,
 		.append = o->side[side].append, .timeout_ms = 30000,
 		.guest_args = o->side[side].guest_args, .info = o->info,
 	};
-	struct mmf_guest_repro *g = mmf_guest_repro_new(&go);
-	int rc = 0;
 
-	for (int i = 0; i < run->r->nr_cases && !rc; i++) {
+	*work = xasprintf("%s/%s", o->out, side_name[side]);
+	go.workdir = *work;
+	return mmf_guest_repro_new(&go);
+}
+
+static void run_cases(struct run *run, int side, struct mmf_guest_repro *g)
+{
+	const struct mmf_validate_opts *o = run->o;
+
+	for (int i = 0; i < run->r->nr_cases; i++) {
 		struct mmf_val_case *c = &run->r->cases[i];
 
 		for (int a = 0; a < o->attempts; a++) {
@@ -236,22 +242,56 @@ static int run_side(struct run *run, int side, char *err, size_t n)
 		}
 		info(o, "%s: %s: %d/%d", side_name[side], c->name, c->hits[side], c->runs[side]);
 	}
-	for (int i = 0; i < run->nr_benches && !rc; i++) {
-		struct strbuf json;
-		int got;
+}
 
-		sb_init(&json);
-		got = mmf_guest_repro_bench(g, run->benches[i], o->runs, &json);
-		if (got < 0) {
-			snprintf(err, n, "%s: benchmark %s failed in the guest (consoles in %s)",
-				 side_name[side], run->benches[i], work);
-			rc = -1;
+/*
+ * Benchmark runs go to the two sides in turn, base first in odd runs and
+ * patched first in even ones: a host whose load drifts during the
+ * validation then weighs on both sides alike instead of on the later one.
+ */
+static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_SIDES],
+		       char *err, size_t n)
+{
+	const struct mmf_validate_opts *o = run->o;
+
+	for (int i = 0; i < run->nr_benches; i++) {
+		for (int r = 0; r < o->runs; r++) {
+			for (int k = 0; k < MMF_NR_SIDES; k++) {
+				int side = r & 1 ? MMF_NR_SIDES - 1 - k : k;
+				struct strbuf json;
+				int got;
+
+				sb_init(&json);
+				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json);
+				add_samples(run, side, json.buf);
+				sb_free(&json);
+				if (got < 0) {
+					snprintf(err, n, "%s: benchmark %s failed in the guest (consoles in %s/%s)",
+						 side_name[side], run->benches[i], o->out, side_name[side]);
+					return -1;
+				}
+			}
 		}
-		add_samples(run, side, json.buf);
-		sb_free(&json);
 	}
-	mmf_guest_repro_free(g);
-	free(work);
+	return 0;
+}
+
+/* Every case on each side, then the benchmarks on both: all in guests. */
+static int run_guests(struct run *run, char *err, size_t n)
+{
+	struct mmf_guest_repro *g[MMF_NR_SIDES];
+	char *work[MMF_NR_SIDES];
+	int rc;
+
+	for (int s = 0; s < MMF_NR_SIDES; s++)
+		g[s] = side_guest(run, s, &work[s]);
+	for (int s = 0; s < MMF_NR_SIDES; s++)
+		run_cases(run, s, g[s]);
+	rc = run_benches(run, g, err, n);
+	for (int s = 0; s < MMF_NR_SIDES; s++) {
+		mmf_guest_repro_free(g[s]);
+		free(work[s]);
+	}
 	return rc;
 }
 
@@ -390,9 +430,8 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	if (pick_benches(&run, err, n) || (o->store && store_cases(&run, err, n)) ||
 	    (o->corpus && corpus_cases(&run, err, n)) || kernels(&run, err, n))
 		goto out;
-	for (int s = 0; s < MMF_NR_SIDES; s++)
-		if (run_side(&run, s, err, n))
-			goto out;
+	if (run_guests(&run, err, n))
+		goto out;
 	r.metrics = xcalloc(run.nr_samples + 1, sizeof(*r.metrics));
 	for (int i = 0; i < run.nr_samples; i++) {
 		struct samples *s = &run.samples[i];

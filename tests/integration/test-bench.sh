@@ -10,6 +10,14 @@ thp_knobs() {
 		/sys/kernel/mm/transparent_hugepage/hugepages-*/enabled 2>/dev/null || true
 }
 
+# The benchmarks swap to their own zram at priority 10
+# (stressors/swapset.c). A device of the host's at 10 or above takes pages
+# too, and whether a read after PAGEOUT faults majorly, or a 64 KiB folio
+# is swapped out whole, then depends on that device: those two are asserted
+# only when nothing outranks ours.
+outranked=$(awk 'NR > 1 && $5 >= 10 { printf "%s (priority %s) ", $1, $5 }' /proc/swaps)
+[ -z "$outranked" ] || echo "INFO: host swap $outranked ranks with ours: device-specific checks skipped"
+
 # A small budget keeps the test short; the defaults are RAM/8.
 before=$(thp_knobs)
 "$MMFUZZ" bench all --runs 2 --json --mem 64 >"$TMP/out" 2>"$TMP/err" ||
@@ -55,9 +63,10 @@ for v in $(metric madv-free elapsed_ms) $(metric swap-free-exit exit_ms_1dev); d
 done
 # The read after PAGEOUT swaps in: major faults.
 for v in $(metric swapin-reuse majflt_read); do
-	awk -v v="$v" 'BEGIN { exit !(v > 0) }' || fail "swapin-reuse: no major fault"
+	[ -n "$outranked" ] || awk -v v="$v" 'BEGIN { exit !(v > 0) }' ||
+		fail "swapin-reuse: no major fault"
 done
-if [ $have64 = 1 ]; then
+if [ $have64 = 1 ] && [ -z "$outranked" ]; then
 	for v in $(metric pageout-64k thp_swpout); do
 		awk -v v="$v" 'BEGIN { exit !(v > 0) }' || fail "pageout-64k: thp_swpout $v"
 	done
