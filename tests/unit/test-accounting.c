@@ -121,9 +121,12 @@ static void test_proc(void)
 	mmf_shadow_delete(sh);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_sys),
+	TAP_TEST(test_proc),
+};
+
 int main(void)
 {
-	test_sys();
-	test_proc();
-	TEST_DONE();
+	return tap_run(tests);
 }

@@ -140,11 +140,14 @@ static void test_find(void)
 	CHECK(c.cpus >= 1 && !c.nr_swaps && !c.swaps && !c.j, "ctx");
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_stats),
+	TAP_TEST(test_json),
+	TAP_TEST(test_malformed),
+	TAP_TEST(test_find),
+};
+
 int main(void)
 {
-	test_stats();
-	test_json();
-	test_malformed();
-	test_find();
-	TEST_DONE();
+	return tap_run(tests);
 }

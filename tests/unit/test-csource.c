@@ -324,11 +324,14 @@ static void test_races(void)
 	free(c);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_every_call),
+	TAP_TEST(test_expectations),
+	TAP_TEST(test_predictions),
+	TAP_TEST(test_races),
+};
+
 int main(void)
 {
-	test_every_call();
-	test_expectations();
-	test_predictions();
-	test_races();
-	TEST_DONE();
+	return tap_run(tests);
 }

@@ -144,10 +144,13 @@ static void check_normalize(void)
 	}
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(check_totality),
+	TAP_TEST(check_round_trip),
+	TAP_TEST(check_normalize),
+};
+
 int main(void)
 {
-	check_totality();
-	check_round_trip();
-	check_normalize();
-	TEST_DONE();
+	return tap_run(tests);
 }

@@ -186,11 +186,14 @@ static void check_generation(void)
 	       stmts, MMF_NR_CALLS, mmf_calls[rarest].name, seen[rarest]);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(check_generation),
+	TAP_TEST(check_determinism),
+	TAP_TEST(check_corners),
+	TAP_TEST(check_mutations),
+};
+
 int main(void)
 {
-	check_generation();
-	check_determinism();
-	check_corners();
-	check_mutations();
-	TEST_DONE();
+	return tap_run(tests);
 }

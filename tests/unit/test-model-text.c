@@ -243,12 +243,20 @@ static void check_all_calls(void)
 		CHECK(seen[c], "all_calls lacks %s", mmf_calls[c].name);
 }
 
+static void check_round_trip_empty(void)
+{
+	check_round_trip("");
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(check_all_calls),
+	TAP_TEST(check_round_trip_empty),
+	TAP_TEST(check_every_flag),
+	TAP_TEST(check_generated),
+	TAP_TEST(check_errors),
+};
+
 int main(void)
 {
-	check_all_calls();
-	check_round_trip("");
-	check_every_flag();
-	check_generated();
-	check_errors();
-	TEST_DONE();
+	return tap_run(tests);
 }

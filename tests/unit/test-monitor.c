@@ -275,13 +275,16 @@ static void test_marker_split_across_feeds(void)
 	mmf_monitor_free(m);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_report_while_fuzzing),
+	TAP_TEST(test_nonfatal_reports),
+	TAP_TEST(test_corpus_cut),
+	TAP_TEST(test_boot_crash),
+	TAP_TEST(test_hang_and_lost),
+	TAP_TEST(test_marker_split_across_feeds),
+};
+
 int main(void)
 {
-	test_report_while_fuzzing();
-	test_nonfatal_reports();
-	test_corpus_cut();
-	test_boot_crash();
-	test_hang_and_lost();
-	test_marker_split_across_feeds();
-	TEST_DONE();
+	return tap_run(tests);
 }

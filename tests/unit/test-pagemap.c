@@ -22,7 +22,7 @@ static void is(uint64_t ent, unsigned int checks, const char *want)
 	      (unsigned long long)ent, checks, got ? got : "", want ? want : "");
 }
 
-int main(void)
+static void test_pagemap(void)
 {
 	uint64_t good = MMF_PM_PRESENT | MMF_PM_EXCLUSIVE | MMF_PM_SOFT_DIRTY | PFN;
 	uint64_t swapped = MMF_PM_SWAP | MMF_PM_SOFT_DIRTY | 0x42;
@@ -58,5 +58,13 @@ int main(void)
 		      z == 0x42, "a page of our own is not the zero page");
 		close(fd);
 	}
-	TEST_DONE();
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(test_pagemap),
+};
+
+int main(void)
+{
+	return tap_run(tests);
 }

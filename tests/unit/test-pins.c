@@ -303,14 +303,19 @@ static void test_process_vm(void)
 	EXPECT(pg(0, 5), word(0x81, 0, 1));
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_vmsplice_follows_page),
+	TAP_TEST(test_vmsplice_mremap_fork_race),
+	TAP_TEST(test_uring_read_fixed),
+	TAP_TEST(test_uring_register_cows),
+	TAP_TEST(test_dio),
+	TAP_TEST(test_process_vm),
+};
+
 int main(void)
 {
-	test_vmsplice_follows_page();
-	test_vmsplice_mremap_fork_race();
-	test_uring_read_fixed();
-	test_uring_register_cows();
-	test_dio();
-	test_process_vm();
+	int rc = tap_run(tests);
+
 	mmf_shadow_delete(sh);
-	TEST_DONE();
+	return rc;
 }

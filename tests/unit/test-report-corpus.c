@@ -85,7 +85,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strtol((*a)->d_name, NULL, 10) - strtol((*b)->d_name, NULL, 10);
 }
 
-int main(void)
+static void test_report_corpus(void)
 {
 	int titled = 0, exact = 0, alt = 0, type = 0, framed = 0, frame = 0;
 	int corr = 0, corr_ok = 0, clean = 0, clean_ok = 0, texts = 0, texts_ok = 0;
@@ -182,5 +182,13 @@ int main(void)
 	CHECK(exact * 100 >= titled * 95, "exact title match %d/%d is below 95%%", exact, titled);
 	CHECK(clean_ok == clean, "%d of %d logs without a report yielded one",
 	      clean - clean_ok, clean);
-	TEST_DONE();
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(test_report_corpus),
+};
+
+int main(void)
+{
+	return tap_run(tests);
 }

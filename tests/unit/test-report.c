@@ -455,20 +455,23 @@ static void test_threads(void)
 	}
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_table_compiles),
+	TAP_TEST(test_empty),
+	TAP_TEST(test_data_corruption),
+	TAP_TEST(test_kasan_task_ids),
+	TAP_TEST(test_arm64_null_deref),
+	TAP_TEST(test_x86_paging),
+	TAP_TEST(test_truncated),
+	TAP_TEST(test_two_reports),
+	TAP_TEST(test_panic_on_warn),
+	TAP_TEST(test_mm_kinds),
+	TAP_TEST(test_binary_json),
+	TAP_TEST(test_long_log),
+	TAP_TEST(test_threads),
+};
+
 int main(void)
 {
-	test_table_compiles();
-	test_empty();
-	test_data_corruption();
-	test_kasan_task_ids();
-	test_arm64_null_deref();
-	test_x86_paging();
-	test_truncated();
-	test_two_reports();
-	test_panic_on_warn();
-	test_mm_kinds();
-	test_binary_json();
-	test_long_log();
-	test_threads();
-	TEST_DONE();
+	return tap_run(tests);
 }

@@ -236,18 +236,23 @@ static void test_content_neutral_c(void)
 	CHECK(expect1(2, w(0x11, 2)), "cgroups, KSM and knobs keep content");
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_zero_tag),
+	TAP_TEST(test_pwrite_seen_through_mappings),
+	TAP_TEST(test_punch_hole),
+	TAP_TEST(test_truncate_drops_cows),
+	TAP_TEST(test_devzero),
+	TAP_TEST(test_secret_lock_unknown),
+	TAP_TEST(test_hugetlb_lost),
+	TAP_TEST(test_special_map_lost),
+	TAP_TEST(test_file_calls_race),
+	TAP_TEST(test_content_neutral_c),
+};
+
 int main(void)
 {
-	test_zero_tag();
-	test_pwrite_seen_through_mappings();
-	test_punch_hole();
-	test_truncate_drops_cows();
-	test_devzero();
-	test_secret_lock_unknown();
-	test_hugetlb_lost();
-	test_special_map_lost();
-	test_file_calls_race();
-	test_content_neutral_c();
+	int rc = tap_run(tests);
+
 	mmf_shadow_delete(sh);
-	TEST_DONE();
+	return rc;
 }

@@ -1235,48 +1235,53 @@ static void test_uffd_poison(void)
 	CHECK(!sh->pages[pg(0, 0)].poison && sh->pages[pg(0, 1)].poison, "DONTNEED zaps the marker");
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_write_then_read),
+	TAP_TEST(test_unmapped),
+	TAP_TEST(test_dontneed_private_anon),
+	TAP_TEST(test_dontneed_shared),
+	TAP_TEST(test_dontneed_private_file),
+	TAP_TEST(test_madv_free),
+	TAP_TEST(test_madv_remove),
+	TAP_TEST(test_wipeonfork),
+	TAP_TEST(test_dontfork),
+	TAP_TEST(test_fork_lost_page),
+	TAP_TEST(test_content_neutral),
+	TAP_TEST(test_mremap_move),
+	TAP_TEST(test_mremap_dontunmap),
+	TAP_TEST(test_mremap_resize),
+	TAP_TEST(test_mremap_grow_inherits),
+	TAP_TEST(test_mremap_failed),
+	TAP_TEST(test_mmap_failed),
+	TAP_TEST(test_private_file_view),
+	TAP_TEST(test_private_file_populate),
+	TAP_TEST(test_mprotect_locked_cow),
+	TAP_TEST(test_file_recreate),
+	TAP_TEST(test_vset_overflow),
+	TAP_TEST(test_thread_contested_slot),
+	TAP_TEST(test_fork_private_vs_shared),
+	TAP_TEST(test_forked_loses_child_objects),
+	TAP_TEST(test_remove_raced),
+	TAP_TEST(test_lockall_in_thread),
+	TAP_TEST(test_child_of_running_thread),
+	TAP_TEST(test_uffd_copy_zeropage),
+	TAP_TEST(test_uffd_copy_shared),
+	TAP_TEST(test_uffd_content_neutral),
+	TAP_TEST(test_uffd_private_file_missing),
+	TAP_TEST(test_uffd_move),
+	TAP_TEST(test_uffd_move_races_on_source),
+	TAP_TEST(test_uffd_poison),
+	TAP_TEST(test_acct_errno),
+	TAP_TEST(test_acct_lost),
+	TAP_TEST(test_locked_pages),
+	TAP_TEST(test_write_through_lost),
+	TAP_TEST(test_mremap_source_gap),
+};
+
 int main(void)
 {
-	test_write_then_read();
-	test_unmapped();
-	test_dontneed_private_anon();
-	test_dontneed_shared();
-	test_dontneed_private_file();
-	test_madv_free();
-	test_madv_remove();
-	test_wipeonfork();
-	test_dontfork();
-	test_fork_lost_page();
-	test_content_neutral();
-	test_mremap_move();
-	test_mremap_dontunmap();
-	test_mremap_resize();
-	test_mremap_grow_inherits();
-	test_mremap_failed();
-	test_mmap_failed();
-	test_private_file_view();
-	test_private_file_populate();
-	test_mprotect_locked_cow();
-	test_file_recreate();
-	test_vset_overflow();
-	test_thread_contested_slot();
-	test_fork_private_vs_shared();
-	test_forked_loses_child_objects();
-	test_remove_raced();
-	test_lockall_in_thread();
-	test_child_of_running_thread();
-	test_uffd_copy_zeropage();
-	test_uffd_copy_shared();
-	test_uffd_content_neutral();
-	test_uffd_private_file_missing();
-	test_uffd_move();
-	test_uffd_move_races_on_source();
-	test_uffd_poison();
-	test_acct_errno();
-	test_acct_lost();
-	test_locked_pages();
-	test_write_through_lost();
-	test_mremap_source_gap();
+	int rc = tap_run(tests);
+
 	mmf_shadow_delete(sh);
-	TEST_DONE();
+	return rc;
 }

@@ -91,10 +91,13 @@ static void test_ack(void)
 	sb_free(&sb);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_roundtrip),
+	TAP_TEST(test_refused),
+	TAP_TEST(test_ack),
+};
+
 int main(void)
 {
-	test_roundtrip();
-	test_refused();
-	test_ack();
-	TEST_DONE();
+	return tap_run(tests);
 }

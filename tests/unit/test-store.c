@@ -786,6 +786,19 @@ static void test_sigkill(void)
 	free(dir);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_add_count),
+	TAP_TEST(test_keep_limit),
+	TAP_TEST(test_times),
+	TAP_TEST(test_titles),
+	TAP_TEST(test_collision),
+	TAP_TEST(test_repro),
+	TAP_TEST(test_errors),
+	TAP_TEST(test_html),
+	TAP_TEST(test_concurrent),
+	TAP_TEST(test_sigkill),
+};
+
 int main(void)
 {
 	/* tmpfs keeps 10000 fsyncs fast; the disk gets its own run. */
@@ -795,15 +808,5 @@ int main(void)
 	tmpdir = xasprintf("%s/mmf-test-store.XXXXXX", base);
 	CHECK(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
 	atexit(remove_dirs);
-	test_add_count();
-	test_keep_limit();
-	test_times();
-	test_titles();
-	test_collision();
-	test_repro();
-	test_errors();
-	test_html();
-	test_concurrent();
-	test_sigkill();
-	TEST_DONE();
+	return tap_run(tests);
 }

@@ -137,12 +137,15 @@ static void test_squeeze_limits(void)
 	CHECK(high == 4 << 20 && max == 8 << 20, "floor %lld", (long long)high);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_parse),
+	TAP_TEST(test_sample_format),
+	TAP_TEST(test_summary),
+	TAP_TEST(test_stressng_title),
+	TAP_TEST(test_squeeze_limits),
+};
+
 int main(void)
 {
-	test_parse();
-	test_sample_format();
-	test_summary();
-	test_stressng_title();
-	test_squeeze_limits();
-	TEST_DONE();
+	return tap_run(tests);
 }

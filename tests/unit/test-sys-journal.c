@@ -32,7 +32,7 @@
 static pid_t main_pid, child = -1;
 static struct mmf_journal *jr;
 /* Journals and swap files (swapon needs a disk fs, not tmpfs: /var/tmp). */
-static char state_dir[128];
+static char state_dir[128], jp[PATH_MAX];
 static char thp_orig[64], swp_orig[64], zram0_before[512];
 static bool have_thp64;
 
@@ -326,9 +326,31 @@ static void test_guardian(void)
 	CHECK(mmf_swap_find(path, NULL) == 0 && access(path, F_OK), "%s left", path);
 }
 
+/* Last: our own journal closes clean, and zram0 is as it was. */
+static void test_close(void)
+{
+	int ret = mmf_journal_close(jr, true);
+
+	jr = NULL;
+	CHECK(ret == 0, "close: %s", mmf_sys_err());
+	CHECK(access(jp, F_OK) && errno == ENOENT, "%s left", jp);
+	{
+		char z[512];
+
+		zram0_state(z, sizeof(z));
+		CHECK(!strcmp(z, zram0_before), "zram0 changed: %s -> %s", zram0_before, z);
+	}
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(test_killed_child),
+	TAP_TEST(test_odd_journals),
+	TAP_TEST(test_guardian),
+	TAP_TEST(test_close),
+};
+
 int main(void)
 {
-	char jp[PATH_MAX];
 	int ret;
 
 	if (geteuid()) {
@@ -353,19 +375,5 @@ int main(void)
 	snprintf(jp, sizeof(jp), "%s/journal.%d", state_dir, (int)getpid());
 	CHECK(!strcmp(mmf_journal_path(jr), jp), "path %s", mmf_journal_path(jr));
 
-	test_killed_child();
-	test_odd_journals();
-	test_guardian();
-
-	ret = mmf_journal_close(jr, true);
-	jr = NULL;
-	CHECK(ret == 0, "close: %s", mmf_sys_err());
-	CHECK(access(jp, F_OK) && errno == ENOENT, "%s left", jp);
-	{
-		char z[512];
-
-		zram0_state(z, sizeof(z));
-		CHECK(!strcmp(z, zram0_before), "zram0 changed: %s -> %s", zram0_before, z);
-	}
-	TEST_DONE();
+	return tap_run(tests);
 }

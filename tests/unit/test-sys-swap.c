@@ -92,7 +92,7 @@ static char *zram0_state(void)
 	return sb_detach(&sb);
 }
 
-int main(void)
+static void test_sys_swap(void)
 {
 	char fpath[PATH_MAX], f2path[PATH_MAX], zpath[PATH_MAX], blk[PATH_MAX + 64];
 	struct mmf_swap_info fi, zi;
@@ -106,7 +106,7 @@ int main(void)
 
 	if (geteuid()) {
 		printf("INFO: test-sys-swap skipped: needs root\n");
-		return 0;
+		return;
 	}
 	main_pid = getpid();
 	/* Guard first, then make the dir: a kill at any point leaves nothing. */
@@ -240,5 +240,13 @@ int main(void)
 	CHECK(!strcmp(before, after), "zram0 changed: %s -> %s", before, after);
 	free(before);
 	free(after);
-	TEST_DONE();
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(test_sys_swap),
+};
+
+int main(void)
+{
+	return tap_run(tests);
 }

@@ -101,10 +101,13 @@ static void test_judge(void)
 	sb_free(&sb);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_ibeta),
+	TAP_TEST(test_welch),
+	TAP_TEST(test_judge),
+};
+
 int main(void)
 {
-	test_ibeta();
-	test_welch();
-	test_judge();
-	TEST_DONE();
+	return tap_run(tests);
 }

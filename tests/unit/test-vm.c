@@ -242,11 +242,14 @@ static void test_run(void)
 	free(console);
 }
 
+static const struct tap_test tests[] = {
+	TAP_TEST(test_arches),
+	TAP_TEST(test_cmdline),
+	TAP_TEST(test_argv),
+	TAP_TEST(test_run),
+};
+
 int main(void)
 {
-	test_arches();
-	test_cmdline();
-	test_argv();
-	test_run();
-	TEST_DONE();
+	return tap_run(tests);
 }
