@@ -44,6 +44,20 @@ $(O)/libmmfuzz-san.a: $(SLIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# mmfuzz --version: the release and the commit it was built from; the file
+# is rewritten only when that changes, so a build stays incremental.
+VERSION	:= 0.1
+$(O)/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	echo "const char mmf_version[] = \"mmfuzz $(VERSION) ($$v)\";" >$@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(O)/obj/version.o: $(O)/version.c
+	$(CC) $(MMF_CFLAGS) -c -o $@ $<
+
+CMD_OBJ	+= $(O)/obj/version.o
+
 $(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -111,7 +125,9 @@ install: all
 clean:
 	rm -rf $(O)
 
-.PHONY: all unit integration layers check fuzz fuzz-native bench install clean static static-arm64
+FORCE:
+
+.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

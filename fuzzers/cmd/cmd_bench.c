@@ -5,7 +5,6 @@
  * their summary, or JSON lines for machines (validate's A/B comparison).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,65 +17,15 @@
 #include "sys/sysfs.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz bench NAME...|all [--runs N] [--json] [--mem MIB] | --list\n"
-	"  --runs N    runs of each benchmark (default 5)\n"
-	"  --json      one JSON line per run instead of the table and summary\n"
-	"  --mem MIB   memory the workloads touch (default: RAM/8, 16..256 MiB)\n"
-	"  --list      the benchmarks and what they measure\n"
+static const char epilog[] =
 	"Needs root: it adds swap devices of its own (removed at the end) and\n"
 	"sets THP knobs for a run (restored after it).\n";
 
 struct bench_cmd {
 	int runs;
 	bool json, list;
-	size_t mem;
+	uint64_t mem;		/* bytes, 0: the context's default */
 };
-
-static int parse(struct bench_cmd *bc, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	char *end;
-	long v;
-	int o;
-
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (o) {
-		case 'r':
-		case 'm':
-			v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > (o == 'r' ? 1000 : 1 << 20)) {
-				warnx_("bench: bad --%s '%s'", o == 'r' ? "runs" : "mem", optarg);
-				return 2;
-			}
-			if (o == 'r')
-				bc->runs = v;
-			else
-				bc->mem = (size_t)v << 20;
-			break;
-		case 'j':
-			bc->json = true;
-			break;
-		case 'l':
-			bc->list = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	return 0;
-}
 
 /*
  * Two zram devices of equal priority: zram is a block device, so large
@@ -200,25 +149,40 @@ static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_cmd bc = { .runs = 5 };
+	const struct mmf_opt opts[] = {
+		MMF_OPT("runs", "N", MMF_OPT_INT, &bc.runs, "runs of each benchmark",
+			.lo = 1, .hi = 1000),
+		MMF_OPT("json", NULL, MMF_OPT_FLAG, &bc.json,
+			"one JSON line per run instead of the table and summary"),
+		MMF_OPT("mem", "MIB", MMF_OPT_MIB, &bc.mem, "memory the workloads touch",
+			.lo = 1, .hi = 1 << 20, .def = "RAM/8, 16..256 MiB"),
+		MMF_OPT("list", NULL, MMF_OPT_FLAG, &bc.list,
+			"the benchmarks and what they measure"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "bench",
+		.synopsis = "NAME...|all [--runs N] [--json] [--mem MIB] | --list",
+		.tables = tables, .epilog = epilog, .max_args = -1,
+	};
 	const char *swaps[MMF_NR_SWAPS];
 	struct mmf_bench_ctx ctx;
 	struct mmf_env env;
 	char err[512];
-	int r, failed = 0;
+	int failed = 0;
+	int first = mmf_opts_parse(&spec, argc, argv);
 
-	r = parse(&bc, argc, argv);
-	if (r)
-		return r;
 	if (bc.list) {
 		for (size_t i = 0; i < mmf_nr_benches; i++)
 			printf("%-15s %s\n", mmf_benches[i].name, mmf_benches[i].help);
 		return 0;
 	}
-	if (optind == argc) {
+	if (first == argc) {
 		warnx_("bench: name a benchmark or 'all' (see --list)");
 		return 2;
 	}
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if (strcmp(argv[i], "all") && !mmf_bench_find(argv[i])) {
 			warnx_("bench: unknown benchmark '%s' (see --list)", argv[i]);
 			return 2;
@@ -239,7 +203,7 @@ int cmd_bench(int argc, char **argv)
 	if (!bc.json)
 		printf("bench: %zu MiB, %d CPU(s), %d swap device(s) of ours, %d run(s) each\n",
 		       ctx.mem_bytes >> 20, ctx.cpus, ctx.nr_swaps, bc.runs);
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		for (size_t k = 0; k < mmf_nr_benches; k++)
 			if (!strcmp(argv[i], "all") || !strcmp(argv[i], mmf_benches[k].name))
 				failed |= run_bench(&bc, &mmf_benches[k], &ctx) > 0;

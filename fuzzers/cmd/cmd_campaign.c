@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz campaign: N guests fuzzing in parallel, findings into a crash store. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,23 +12,36 @@
 #include "store/store.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz campaign [options]\n"
-	"  --arch A            x86_64 or arm64 (default x86_64)\n"
-	"  --vms N             guests in parallel (default 1)\n"
-	"  --duration T        budget, e.g. 10m, 1h (default 10m)\n"
-	"  --out DIR           crashes/, boot-crashes/, vm-N/ (default mmfuzz-campaign)\n"
-	"  --kernel IMAGE      kernel to boot (default: newest 'make kernel', else Debian's)\n"
-	"  --vmlinux FILE      symbolize reports with this vmlinux\n"
-	"  --initramfs FILE    initramfs (default: built by scripts/build-initramfs.sh)\n"
-	"  --mem MB, --cpus N  per guest (default 1024, 2)\n"
-	"  --hang-timeout T    no console output this long is a hang (default scaled)\n"
-	"  --guest-arg ARG     pass ARG to the guest's 'mmfuzz fuzz' (repeatable)\n"
-	"  --selftest-lkdtm T,T...  crash-path self-test: boot k provokes LKDTM type k;\n"
-	"                           ends when each type was reported\n"
+static const char epilog[] =
 	"A summary by title ends the run, also as OUT/summary.json.\n"
 	"exit status: 0 no new title, 3 a title new to OUT/crashes, 1 error (a bad\n"
 	"kernel, an unwritable store, 3 failed boots in a row), 2 usage\n";
+
+/* --selftest-lkdtm T,T...: the types, in order. */
+struct lkdtm_list {
+	const char *type[8];
+	int n;
+};
+
+static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
+{
+	struct lkdtm_list *l = dst;
+	char *copy = xstrdup(arg);
+
+	l->n = 0;
+	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+		if (l->n == (int)ARRAY_SIZE(l->type)) {
+			snprintf(err, n, "names more than %zu types", ARRAY_SIZE(l->type));
+			return -1;
+		}
+		l->type[l->n++] = t;
+	}
+	if (!l->n) {
+		snprintf(err, n, "names no LKDTM type");
+		return -1;
+	}
+	return 0;
+}
 
 static volatile int stop;
 
@@ -40,90 +52,43 @@ static void on_stop(int sig)
 
 int cmd_campaign(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "vms", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "vmlinux", required_argument, NULL, 'v' },
-		{ "initramfs", required_argument, NULL, 'i' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "hang-timeout", required_argument, NULL, 'H' },
-		{ "guest-arg", required_argument, NULL, 'g' },
-		{ "selftest-lkdtm", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct mmf_campaign_opts o = {
 		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = 600000,
 		.out = "mmfuzz-campaign", .stop = &stop, .info = stdout,
 	};
 	struct sigaction sa = { .sa_handler = on_stop };
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *gargs[16] = { 0 };
+	struct lkdtm_list lkdtm = { .n = 0 };
+	const struct mmf_opt opts[] = {
+		CMD_OPT_ARCH(&arch),
+		MMF_OPT("vms", "N", MMF_OPT_INT, &o.vms, "guests in parallel", .lo = 1, .hi = 64),
+		CMD_OPT_DURATION(&o.duration_ms, "budget"),
+		CMD_OPT_OUT(&o.out, "crashes/, boot-crashes/, vm-N/ go here"),
+		CMD_OPT_KERNEL(&kernel, "default"),
+		CMD_OPT_VMLINUX(&o.vmlinux),
+		CMD_OPT_INITRAMFS(&initrd),
+		CMD_OPT_MEM(&o.mem_mb),
+		CMD_OPT_CPUS(&o.cpus),
+		MMF_OPT("hang-timeout", "T", MMF_OPT_MS, &o.hang_ms,
+			"no console output this long is a hang", .lo = 1000,
+			.def = "scaled to the accelerator"),
+		CMD_OPT_GUEST_ARG(gargs, ARRAY_SIZE(gargs) - 1),
+		MMF_OPT("selftest-lkdtm", "T,T...", MMF_OPT_FN, &lkdtm,
+			"crash-path self-test: boot k provokes LKDTM type k;\n"
+			"ends when each type was reported", .fn = parse_lkdtm),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "campaign", .synopsis = "[options]", .tables = tables,
+		.epilog = epilog, .max_args = 0,
+	};
 	struct mmf_campaign_stats st;
 	struct mmf_vm_images im;
 	char err[512], *summary, *extra;
-	const char *lkdtm[8];
-	int c, ng = 0, nl = 0, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			arch = optarg;
-			break;
-		case 'n':
-			o.vms = cmd_num("campaign", "--vms", optarg, 1, 64);
-			break;
-		case 'd':
-		case 'H': {
-			int64_t ms = parse_duration_ms(optarg);
-
-			if (ms <= 0)
-				die("campaign: bad duration '%s' (e.g. 90s, 10m, 1h)", optarg);
-			*(c == 'd' ? &o.duration_ms : &o.hang_ms) = ms;
-			break;
-		}
-		case 'o':
-			o.out = optarg;
-			break;
-		case 'k':
-			kernel = optarg;
-			break;
-		case 'v':
-			o.vmlinux = optarg;
-			break;
-		case 'i':
-			initrd = optarg;
-			break;
-		case 'm':
-			o.mem_mb = cmd_num("campaign", "--mem", optarg, 256, 1 << 20);
-			break;
-		case 'c':
-			o.cpus = cmd_num("campaign", "--cpus", optarg, 1, 64);
-			break;
-		case 'g':
-			if (ng == (int)ARRAY_SIZE(gargs) - 1)
-				die("campaign: too many --guest-arg");
-			gargs[ng++] = optarg;
-			break;
-		case 'L':
-			for (char *t = strtok(optarg, ","); t && nl < (int)ARRAY_SIZE(lkdtm); t = strtok(NULL, ","))
-				lkdtm[nl++] = t;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
-		warnx_("campaign: unexpected argument '%s'", argv[optind]);
-		return 2;
-	}
+	mmf_opts_parse(&spec, argc, argv);
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
 		die("campaign: unknown arch '%s' (x86_64, arm64)", arch);
@@ -139,8 +104,8 @@ int cmd_campaign(int argc, char **argv)
 	o.initrd = im.initrd;
 	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
 	o.guest_args = gargs;
-	o.lkdtm = lkdtm;
-	o.nr_lkdtm = nl;
+	o.lkdtm = lkdtm.type;
+	o.nr_lkdtm = lkdtm.n;
 	printf("mmfuzz: campaign: %d %s guest(s) under %s for %llds, kernel %s%s, output in %s\n",
 	       o.vms, o.arch->name, mmf_vm_accel_name(o.accel),
 	       (long long)o.duration_ms / 1000, im.kernel,

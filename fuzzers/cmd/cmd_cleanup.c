@@ -1,30 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz cleanup: undo what killed runs left (swap, zram, cgroups, knobs). */
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd/cmds.h"
 #include "sys/journal.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
 
+static const char epilog[] =
+	"Replays the undo journals of runs that are gone (SIGKILL, OOM killer) and\n"
+	"leaves those of live runs alone.\n"
+	"exit status: 0 nothing failed, 1 an item could not be undone, 2 usage\n";
+
 int cmd_cleanup(int argc, char **argv)
 {
-	struct mmf_cleanup_report rep;
 	const char *dir = NULL;
+	const struct mmf_opt opts[] = {
+		MMF_OPT("state-dir", "DIR", MMF_OPT_STR, &dir, "where the journals are",
+			.def = "$MMFUZZ_STATE_DIR, else /run/mmfuzz"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "cleanup", .synopsis = "[options]", .tables = tables,
+		.epilog = epilog, .max_args = 0,
+	};
+	struct mmf_cleanup_report rep;
 	int r;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--state-dir") && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (!strcmp(argv[i], "--help")) {
-			printf("usage: mmfuzz cleanup [--state-dir DIR]\n");
-			return 0;
-		} else {
-			warnx_("cleanup: unknown argument '%s'", argv[i]);
-			return 2;
-		}
-	}
+	mmf_opts_parse(&spec, argc, argv);
 	r = mmf_cleanup(dir, stdout, &rep);
 	printf("cleanup: %d journal(s), %d replayed, %d of live runs left alone,"
 	       " %d item(s) undone, %d failed\n",

@@ -2,7 +2,6 @@
 /* mmfuzz exec: run text programs once, print per-call results and reports. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,23 +15,21 @@
 #include "oracle/kmsg.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz exec (--native | --kernel K [--arch A]) [options] FILE...\n"
-	"  --native           run on the running kernel (required outside a guest)\n"
-	"  --kernel K         run in a guest booting K ('default', 'debian' or an image):\n"
-	"                     each program's reports only, a fresh guest after a kernel report\n"
-	"  --arch A           the guest's arch: x86_64 (default), arm64\n"
-	"  --timeout T        per-program timeout, e.g. 30, 500ms (default 30s)\n"
-	"  --no-env           no swap devices or memory cgroup of our own\n"
-	"  --quiet            print reports and the summary only\n"
-	"  --exec-log FILE    append each program to FILE before it runs\n"
-	"  --corrupt-after N  test hook: change a page behind the model after statement N\n"
-	"  --hang-after N     test hook: hang after statement N\n"
-	"  --corrupt-tag T    test hook: change a page behind the model after each write of tag T\n"
-	"  --corrupt-pin N    test hook: change the page pin call N wrote or vmsplice'd\n"
-	"  --acct-skew C:KB[+C:KB] test hook: add KB to the accounting oracle's readings\n"
-	"                     of counter C after the program (also in a guest)\n"
+static const char epilog[] =
+	"With --kernel, each program runs once in a guest, which prints its reports only;\n"
+	"a fresh guest follows a kernel report.\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
+
+/* --acct-skew: checked and set here, and sent to a guest's mmfuzz. */
+static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
+{
+	const char **gargs = dst;
+
+	mmf_acct_skew_set("exec", arg);
+	gargs[0] = "--acct-skew";
+	gargs[1] = arg;
+	return 0;
+}
 
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
 {
@@ -97,91 +94,69 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 
 int cmd_exec(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "native", no_argument, NULL, 'n' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "no-env", no_argument, NULL, 'E' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "exec-log", required_argument, NULL, 'l' },
-		{ "corrupt-after", required_argument, NULL, 'C' },
-		{ "hang-after", required_argument, NULL, 'H' },
-		{ "corrupt-tag", required_argument, NULL, 'T' },
-		{ "corrupt-pin", required_argument, NULL, 'P' },
-		{ "acct-skew", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	struct mmf_exec_opts eo = {
+		.exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1,
 	};
-	struct mmf_exec_opts eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 };
 	bool native = false, env_on = true, quiet = false;
-	const char *kernel = NULL, *arch = NULL, *gargs[3] = { NULL };
-	int c, nprogs, reports = 0, status = 0;
+	const char *kernel = NULL, *arch = "x86_64", *exec_log = NULL, *gargs[3] = { NULL };
+	/* eo.timeout_ms is an int, the table's durations int64_t. */
+	int64_t timeout_ms = 30000;
+	int corrupt_pin = -1;
+	const struct mmf_opt opts[] = {
+		CMD_OPT_NATIVE(&native, "run on the running kernel (required outside a guest)"),
+		CMD_OPT_KERNEL(&kernel, ""),
+		CMD_OPT_ARCH(&arch),
+		CMD_OPT_TIMEOUT(&timeout_ms),
+		MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &env_on,
+			"no swap devices or memory cgroup of our own"),
+		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &quiet, "print reports and the summary only"),
+		MMF_OPT("exec-log", "FILE", MMF_OPT_STR, &exec_log,
+			"append each program to FILE before it runs"),
+		MMF_OPT("corrupt-after", "N", MMF_OPT_INT, &eo.corrupt_after,
+			"change a page behind the model after statement N",
+			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+		MMF_OPT("hang-after", "N", MMF_OPT_INT, &eo.hang_after, "hang after statement N",
+			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+		MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &eo.corrupt_tag,
+			"change a page behind the model after each write of tag T",
+			.lo = 1, .hi = 255, .def = "", .hook = 1),
+		MMF_OPT("corrupt-pin", "N", MMF_OPT_INT, &corrupt_pin,
+			"change the page pin call N wrote or vmsplice'd",
+			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+		MMF_OPT("acct-skew", "C:KB[+C:KB]", MMF_OPT_FN, gargs,
+			"add KB to the accounting oracle's readings\n"
+			"of counter C after the program (also in a guest)",
+			.fn = parse_acct_skew, .hook = 1),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "exec",
+		.synopsis = "(--native | --kernel IMAGE [--arch A]) [options] FILE...",
+		.tables = tables, .epilog = epilog, .min_args = 1, .max_args = -1,
+	};
+	int nprogs, reports = 0, status = 0;
 	struct mmf_prog *progs;
 	struct mmf_env env;
 	char err[256];
+	int first = mmf_opts_parse(&spec, argc, argv);
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			native = true;
-			break;
-		case 'k':
-			kernel = optarg;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 't':
-			eo.timeout_ms = parse_duration_ms(optarg);
-			if (eo.timeout_ms <= 0)
-				die("exec: bad timeout '%s' (e.g. 30, 500ms, 2m)", optarg);
-			break;
-		case 'E':
-			env_on = false;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'C':
-			eo.corrupt_after = cmd_num("exec", "--corrupt-after", optarg, 0, MMF_MAX_STMTS);
-			break;
-		case 'H':
-			eo.hang_after = cmd_num("exec", "--hang-after", optarg, 0, MMF_MAX_STMTS);
-			break;
-		case 'T':
-			eo.corrupt_tag = strtol(optarg, NULL, 0);
-			break;
-		case 'P':
-			eo.corrupt_pin = cmd_num("exec", "--corrupt-pin", optarg, 0, MMF_MAX_STMTS) + 1;
-			break;
-		case 'S':
-			mmf_acct_skew_set("exec", optarg);
-			gargs[0] = "--acct-skew";
-			gargs[1] = optarg;
-			break;
-		case 'l':
-			eo.exec_log_fd = open(optarg, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-			if (eo.exec_log_fd < 0)
-				die("exec: cannot open execution log %s: %s", optarg, strerror(errno));
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc || (!native && !kernel)) {
-		warnx_(optind >= argc ? "exec: no program given" :
-		       "exec: refusing to run on the running kernel without --native");
+	if (!native && !kernel) {
+		warnx_("exec: refusing to run on the running kernel without --native");
 		return 2;
 	}
-	nprogs = argc - optind;
+	eo.timeout_ms = timeout_ms;
+	/* eo holds the statement + 1, 0 for never. */
+	eo.corrupt_pin = corrupt_pin + 1;
+	if (exec_log) {
+		eo.exec_log_fd = open(exec_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (eo.exec_log_fd < 0)
+			die("exec: cannot open execution log %s: %s", exec_log, strerror(errno));
+	}
+	nprogs = argc - first;
 	progs = xcalloc(nprogs, sizeof(*progs));
 	for (int i = 0; i < nprogs; i++) {
-		const char *path = argv[optind + i];
+		const char *path = argv[first + i];
 		char *text = read_file(path, NULL);
 
 		if (!text)
@@ -191,7 +166,7 @@ int cmd_exec(int argc, char **argv)
 		free(text);
 	}
 	if (kernel)
-		return exec_in_guest(argv + optind, progs, nprogs, arch, kernel, eo.timeout_ms,
+		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,
 				     gargs);
 	if (env_on && geteuid())
 		die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
@@ -208,11 +183,11 @@ int cmd_exec(int argc, char **argv)
 		struct mmf_exec_result r;
 
 		if (mmf_exec_prog(&progs[i], &eo, &r)) {
-			warnx_("%s: cannot run: %s", argv[optind + i], strerror(errno));
+			warnx_("%s: cannot run: %s", argv[first + i], strerror(errno));
 			status = 1;
 			break;
 		}
-		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", argv[optind + i],
+		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", argv[first + i],
 		       status_name[r.status], r.nr_results, r.swapped, r.ns / 1e9);
 		for (int k = 0; !quiet && k < r.nr_results; k++)
 			print_result(&progs[i], &r.results[k]);

@@ -2,7 +2,6 @@
 /* mmfuzz fuzz: the native fuzzer's command line. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,131 +13,83 @@
 #include "store/tally.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz fuzz --native [options]\n"
-	"  --native            fuzz the running kernel (it changes system swap)\n"
-	"  --duration T        budget, e.g. 90s, 10m, 2h (default 10m)\n"
-	"  --seed N            random seed (default: from the clock, printed)\n"
-	"  --out DIR           reports, programs and exec.log (default mmfuzz-out)\n"
-	"  --timeout T         per-program timeout, e.g. 30, 500ms (default 30s)\n"
-	"  --calls N           maximum calls of a generated program (default 24)\n"
-	CMD_ENV_USAGE
-	"  --stress LIST       stressors beside the fuzzer, NAME[:KEY=N...][,NAME...],\n"
-	"                      'all' or 'none' (default: see 'mmfuzz stress --list')\n"
-	"  --exec-log PATH     append each program here before it runs (default OUT/exec.log)\n"
-	"  --print-reports     print whole reports, not only their titles\n"
-	"  --findings PORT     a guest's findings channel: send each oracle report to the\n"
-	"                      host and wait until it is saved there (kvm/init gives it)\n"
-	"  --lkdtm TYPE[:N]    test hook: provoke LKDTM TYPE after N programs (default 5)\n"
-	"  --stall-after N     test hook: go silent after N programs\n"
-	"  --kmsg-after N      test hook: a real report's line into /dev/kmsg after N programs\n"
-	"  --corrupt-after N   test hook: change a page behind the model after statement N\n"
-	"  --corrupt-tag T     test hook: change a page after each write of tag T\n"
+static const char epilog[] =
 	"exit status: 0 no new title, 3 a title new to OUT/crashes, 1 error, 2 usage\n";
+
+/* --lkdtm TYPE[:N]: the type, and the programs before it if N is given. */
+static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
+{
+	struct mmf_fuzz_opts *fo = dst;
+	const char *colon = strchr(arg, ':');
+	long long after;
+
+	if (colon == arg || (colon && mmf_opt_num(colon + 1, 0, 1 << 30, &after))) {
+		snprintf(err, n, "is not TYPE[:N] with N from 0 to %d", 1 << 30);
+		return -1;
+	}
+	fo->lkdtm = colon ? xasprintf("%.*s", (int)(colon - arg), arg) : arg;
+	if (colon)
+		fo->lkdtm_after = after;
+	return 0;
+}
 
 int cmd_fuzz(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "native", no_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "calls", required_argument, NULL, 'c' },
-		CMD_ENV_LONGOPTS,
-		{ "stress", required_argument, NULL, 'T' },
-		{ "exec-log", required_argument, NULL, 'l' },
-		{ "print-reports", no_argument, NULL, 'P' },
-		{ "findings", required_argument, NULL, 'F' },
-		{ "lkdtm", required_argument, NULL, 'K' },
-		{ "stall-after", required_argument, NULL, 'X' },
-		{ "kmsg-after", required_argument, NULL, 'M' },
-		{ "corrupt-after", required_argument, NULL, 'C' },
-		{ "corrupt-tag", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct mmf_fuzz_opts fo = {
 		.seed = (uint64_t)time(NULL), .duration_ms = 600000, .out = "mmfuzz-out",
-		.timeout_ms = 30000, .progress_ms = 5000, .max_calls = 24, .corrupt_after = -1,
+		.progress_ms = 5000, .max_calls = 24, .lkdtm_after = 5, .corrupt_after = -1,
 	};
 	struct mmf_env_opts eo = mmf_env_defaults;
-	struct mmf_fuzz_stats st;
-	struct mmf_env env;
+	/* fo.timeout_ms is an int: the table's durations are int64_t. */
+	int64_t timeout_ms = 30000;
 	bool native = false;
 	const char *stress = mmf_stress_default;
+	const struct mmf_opt opts[] = {
+		CMD_OPT_NATIVE(&native, "fuzz the running kernel (it changes system swap)"),
+		CMD_OPT_DURATION(&fo.duration_ms, "budget"),
+		CMD_OPT_SEED(&fo.seed),
+		CMD_OPT_OUT(&fo.out, "reports, programs and exec.log"),
+		CMD_OPT_TIMEOUT(&timeout_ms),
+		MMF_OPT("calls", "N", MMF_OPT_INT, &fo.max_calls,
+			"maximum calls of a generated program", .lo = 1, .hi = MMF_MAX_STMTS / 2),
+		MMF_OPT("stress", "LIST", MMF_OPT_STR, &stress,
+			"stressors beside the fuzzer (see 'mmfuzz stress --list'):\n"
+			"'all', 'none' or NAME[:KEY=N...][,NAME...]"),
+		MMF_OPT("exec-log", "PATH", MMF_OPT_STR, &fo.exec_log,
+			"append each program here before it runs", .def = "OUT/exec.log"),
+		MMF_OPT("print-reports", NULL, MMF_OPT_FLAG, &fo.print_reports,
+			"print whole reports, not only their titles"),
+		MMF_OPT("findings", "PORT", MMF_OPT_STR, &fo.findings,
+			"a guest's findings channel: send each oracle report to the\n"
+			"host and wait until it is saved there (kvm/init gives it)"),
+		MMF_OPT("lkdtm", "TYPE[:N]", MMF_OPT_FN, &fo,
+			"provoke LKDTM TYPE after N programs (N 5 if not given)",
+			.fn = parse_lkdtm, .hook = 1),
+		MMF_OPT("stall-after", "N", MMF_OPT_INT, &fo.stall_after,
+			"go silent after N programs", .lo = 1, .hi = 1 << 30, .def = "", .hook = 1),
+		MMF_OPT("kmsg-after", "N", MMF_OPT_INT, &fo.kmsg_after,
+			"a real report's line into /dev/kmsg after N programs",
+			.lo = 1, .hi = 1 << 30, .def = "", .hook = 1),
+		MMF_OPT("corrupt-after", "N", MMF_OPT_INT, &fo.corrupt_after,
+			"change a page behind the model after statement N",
+			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+		MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &fo.corrupt_tag,
+			"change a page after each write of tag T", .lo = 1, .hi = 255,
+			.def = "", .hook = 1),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, cmd_env_opts(&eo), NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "fuzz", .synopsis = "--native [options]", .tables = tables,
+		.epilog = epilog, .max_args = 0,
+	};
+	struct mmf_fuzz_stats st;
+	struct mmf_env env;
 	char err[256], *probe;
-	int c, fd, rc;
+	int fd, rc;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			native = true;
-			break;
-		case 'd':
-			fo.duration_ms = parse_duration_ms(optarg);
-			if (fo.duration_ms < 0)
-				die("fuzz: bad duration '%s' (e.g. 90s, 10m, 2h)", optarg);
-			break;
-		case 's':
-			fo.seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'o':
-			fo.out = optarg;
-			break;
-		case 't':
-			fo.timeout_ms = parse_duration_ms(optarg);
-			if (fo.timeout_ms <= 0)
-				die("fuzz: bad timeout '%s' (e.g. 30, 500ms, 2m)", optarg);
-			break;
-		case 'c':
-			fo.max_calls = cmd_num("fuzz", "--calls", optarg, 1, MMF_MAX_STMTS / 2);
-			break;
-		case 'T':
-			stress = optarg;
-			break;
-		case 'l':
-			fo.exec_log = optarg;
-			break;
-		case 'P':
-			fo.print_reports = true;
-			break;
-		case 'F':
-			fo.findings = optarg;
-			break;
-		case 'K': {
-			char *colon = strchr(optarg, ':');
-
-			fo.lkdtm = optarg;
-			fo.lkdtm_after = 5;
-			if (colon) {
-				*colon = '\0';
-				fo.lkdtm_after = cmd_num("fuzz", "--lkdtm", colon + 1, 0, 1L << 30);
-			}
-			break;
-		}
-		case 'M':
-			fo.kmsg_after = cmd_num("fuzz", "--kmsg-after", optarg, 1, 1L << 30);
-			break;
-		case 'C':
-			fo.corrupt_after = cmd_num("fuzz", "--corrupt-after", optarg, 0, MMF_MAX_STMTS);
-			break;
-		case 'G':
-			fo.corrupt_tag = cmd_num("fuzz", "--corrupt-tag", optarg, 1, 255);
-			break;
-		case 'X':
-			fo.stall_after = cmd_num("fuzz", "--stall-after", optarg, 1, 1L << 30);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			if (cmd_env_option("fuzz", c, optarg, &eo))
-				break;
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
+	mmf_opts_parse(&spec, argc, argv);
+	fo.timeout_ms = timeout_ms;
 	if (mmf_stress_parse(stress, &fo.stress, err, sizeof(err)))
 		die("fuzz: %s", err);
 	if (!native)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz gen: the model's generator, mutator and codecs, from the shell. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,38 +12,17 @@
 #include "util/rand.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-	"usage: mmfuzz gen [--seed N] [--count K] [--calls N]\n"
+static const char synopsis[] =
+	"[--seed N] [--count K] [--calls N]\n"
 	"       mmfuzz gen --mutate FILE [--seed N]\n"
 	"       mmfuzz gen --decode FILE\n"
 	"       mmfuzz gen --encode FILE\n"
 	"       mmfuzz gen --check FILE...\n"
-	"       mmfuzz gen --csource FILE\n"
-	"\n"
-	"  --seed N       seed of the generator (default: from the clock);\n"
-	"                 program i of a run has seed N + i\n"
-	"  --count K      number of programs to generate (default 1)\n"
-	"  --calls N      statements per program, 1..128 (default 32)\n"
-	"  --mutate FILE  print a mutant of the text program in FILE\n"
-	"  --decode FILE  print the program that the bytes of FILE decode to\n"
-	"  --encode FILE  write the bytes of the text program in FILE to stdout\n"
-	"  --check        parse each text program FILE, print its call count\n"
-	"  --csource FILE print a standalone C reproducer of the text program in FILE\n"
-	"                 (gcc -O2 -pthread; it carries the program in a comment)\n";
+	"       mmfuzz gen --csource FILE";
+
+static const char epilog[] = "Program i of a run has seed N + i.\n";
 
 enum mode { GENERATE, MUTATE, DECODE, ENCODE, CHECK, CSOURCE };
-
-static uint64_t parse_num(const char *opt, const char *s, uint64_t min, uint64_t max)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max)
-		die("gen: bad --%s '%s'", opt, s);
-	return v;
-}
 
 /* Parse a text program; errors read "FILE: line N: reason". */
 static int load(const char *path, struct mmf_prog *p)
@@ -101,6 +79,7 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 			return 1;
 		mmf_rand_seed(&r, seed);
 		mmf_prog_mutate(&r, &p, NULL);
+		printf("# %s mutated, seed %llu\n", file, (unsigned long long)seed);
 		print(&p, mmf_prog_print);
 		break;
 	case DECODE:
@@ -141,57 +120,55 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 
 int cmd_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "calls", required_argument, NULL, 'c' },
-		{ "mutate", required_argument, NULL, MUTATE },
-		{ "decode", required_argument, NULL, DECODE },
-		{ "encode", required_argument, NULL, ENCODE },
-		{ "check", no_argument, NULL, CHECK },
-		{ "csource", required_argument, NULL, CSOURCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum mode mode = GENERATE;
 	uint64_t seed = now_ns(), count = 1;
-	const char *file = NULL;
-	int c, calls = 32;
+	const char *file[CSOURCE + 1] = { NULL };	/* the FILE of each mode's option */
+	bool check = false;
+	int calls = 32;
+	const struct mmf_opt opts[] = {
+		CMD_OPT_SEED(&seed),
+		MMF_OPT("count", "K", MMF_OPT_U64, &count, "number of programs to generate",
+			.hi = INT64_MAX),
+		MMF_OPT("calls", "N", MMF_OPT_INT, &calls, "statements per program",
+			.lo = 1, .hi = MMF_MAX_STMTS),
+		MMF_OPT("mutate", "FILE", MMF_OPT_STR, &file[MUTATE],
+			"print a mutant of the text program in FILE"),
+		MMF_OPT("decode", "FILE", MMF_OPT_STR, &file[DECODE],
+			"print the program that the bytes of FILE decode to"),
+		MMF_OPT("encode", "FILE", MMF_OPT_STR, &file[ENCODE],
+			"write the bytes of the text program in FILE to stdout"),
+		MMF_OPT("check", NULL, MMF_OPT_FLAG, &check,
+			"parse each text program FILE, print its call count"),
+		MMF_OPT("csource", "FILE", MMF_OPT_STR, &file[CSOURCE],
+			"print a standalone C reproducer of the text program in FILE\n"
+			"(gcc -O2 -pthread; it carries the program in a comment)"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "gen", .synopsis = synopsis, .tables = tables, .epilog = epilog,
+		.max_args = -1,
+	};
+	int first = mmf_opts_parse(&spec, argc, argv);
+	enum mode mode = check ? CHECK : GENERATE;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			seed = parse_num("seed", optarg, 0, UINT64_MAX);
-			break;
-		case 'n':
-			count = parse_num("count", optarg, 0, UINT64_MAX);
-			break;
-		case 'c':
-			calls = parse_num("calls", optarg, 1, MMF_MAX_STMTS);
-			break;
-		case MUTATE:
-		case DECODE:
-		case ENCODE:
-		case CHECK:
-		case CSOURCE:
-			if (mode != GENERATE && mode != (enum mode)c) {
-				warnx_("gen: --mutate, --decode, --encode, --check and --csource exclude each other");
-				return 2;
-			}
-			mode = c;
-			file = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			fputs(usage_text, stderr);
+	for (enum mode m = MUTATE; m <= CSOURCE; m++) {
+		if (!file[m])
+			continue;
+		if (mode != GENERATE) {
+			warnx_("gen: --mutate, --decode, --encode, --check and --csource exclude "
+			       "each other");
 			return 2;
 		}
+		mode = m;
 	}
-	if ((mode == CHECK) != (optind < argc)) {
-		fputs(usage_text, stderr);
+	/* Only --check takes operands, and needs them. */
+	if (mode == CHECK && first == argc) {
+		warnx_("gen: an operand is missing (see 'mmfuzz gen --help')");
 		return 2;
 	}
-	return run(mode, file, seed, count, calls, argv + optind, argc - optind);
+	if (mode != CHECK && first < argc) {
+		warnx_("gen: unexpected argument '%s' (see 'mmfuzz gen --help')", argv[first]);
+		return 2;
+	}
+	return run(mode, file[mode], seed, count, calls, argv + first, argc - first);
 }

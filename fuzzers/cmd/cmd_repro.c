@@ -2,7 +2,6 @@
 /* mmfuzz repro: find and minimize the reproducer of a saved crash. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,34 +18,21 @@
 #include "util/util.h"
 #include "vm/vm.h"
 
-static const char usage[] =
-	"usage: mmfuzz repro [--native | --kernel K --arch A] [options] CRASHDIR\n"
-	"  --native          reproduce on the running kernel\n"
-	"  --kernel K        reproduce in fresh guests booting K (a kernel image, or\n"
-	"                    'default': the newest 'make kernel', else Debian's)\n"
-	"  --arch A          the guests' arch: x86_64 (default), arm64\n"
-	"  --initrd F        the guests' initramfs (default: built)\n"
-	"  --mem MB, --cpus N  per guest (default 1024, 2)\n"
-	"  --work DIR        guest consoles go here (default /var/tmp/mmfuzz-repro.*)\n"
-	"  --attempts N      runs per candidate (default 5)\n"
-	"  --max-steps N     minimization steps at most (default 300)\n"
-	"  --timeout T       per-program timeout (default 30s)\n"
-	"  --corrupt-tag T   test hook: corrupt a page after each write of tag T\n"
-	"  --lkdtm-tag T:TYPE  test hook: provoke LKDTM TYPE after each write of tag T\n"
-	"  --acct-skew C:KB  test hook: skew the accounting oracle's readings of C\n"
+static const char epilog[] =
+	"With --kernel or --arch, candidates run in fresh guests.\n"
 	"CRASHDIR holds 'title' and the programs that ran around the crash\n"
-	"(progs.N, several programs separated by '# mmfuzz: executing program').\n"
-	"In a guest, 'mmfuzz repro --serve PORT [--swap DEV]...' runs what the host sends.\n";
+	"(progs.N, several programs separated by '# mmfuzz: executing program').\n";
 
 struct repro_cmd {
 	struct mmf_exec_opts eo;
 	struct mmf_repro_ops ops;
 	struct mmf_env_opts env;
 	struct mmf_guest_repro_opts go;
-	const char *native, *serve, *kernel, *arch, *initrd;
-	const char *gargs[8];
-	int ng, nswaps;
-	char tagbuf[16];
+	bool native;
+	const char *serve, *kernel, *arch, *initrd;
+	const char *gargs[12];
+	int ng;
+	char timeout[24];
 };
 
 static void log_line(void *ctx, const char *fmt, ...)
@@ -70,98 +56,43 @@ static void guest_arg(struct repro_cmd *rc, const char *opt, const char *val)
 	rc->gargs[rc->ng++] = val;
 }
 
-static int parse(struct repro_cmd *rc, int argc, char **argv)
+static int parse_corrupt_tag(const char *arg, void *dst, char *err, size_t n)
 {
-	static const struct option longopts[] = {
-		{ "native", no_argument, NULL, 'n' },
-		{ "serve", required_argument, NULL, 'S' },
-		{ "swap", required_argument, NULL, 'W' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "arch", required_argument, NULL, 'A' },
-		{ "initrd", required_argument, NULL, 'i' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "work", required_argument, NULL, 'w' },
-		{ "attempts", required_argument, NULL, 'a' },
-		{ "max-steps", required_argument, NULL, 's' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "corrupt-tag", required_argument, NULL, 'C' },
-		{ "lkdtm-tag", required_argument, NULL, 'L' },
-		{ "acct-skew", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	char *colon;
-	int c;
+	struct repro_cmd *rc = dst;
+	long long tag;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			rc->native = "";
-			break;
-		case 'S':
-			rc->serve = optarg;
-			break;
-		case 'W':
-			if (rc->nswaps == MMF_NR_SWAPS)
-				die("repro: at most %d --swap", MMF_NR_SWAPS);
-			rc->env.use_swaps[rc->nswaps++] = optarg;
-			break;
-		case 'k':
-			rc->kernel = optarg;
-			break;
-		case 'A':
-			rc->arch = optarg;
-			break;
-		case 'i':
-			rc->initrd = optarg;
-			break;
-		case 'm':
-			rc->go.mem_mb = cmd_num("repro", "--mem", optarg, 256, 1 << 20);
-			break;
-		case 'c':
-			rc->go.cpus = cmd_num("repro", "--cpus", optarg, 1, 64);
-			break;
-		case 'w':
-			rc->go.workdir = optarg;
-			break;
-		case 'a':
-			rc->ops.attempts = cmd_num("repro", "--attempts", optarg, 1, 1000);
-			break;
-		case 's':
-			rc->ops.max_steps = cmd_num("repro", "--max-steps", optarg, 0, 1000000);
-			break;
-		case 't':
-			rc->eo.timeout_ms = parse_duration_ms(optarg);
-			if (rc->eo.timeout_ms <= 0)
-				die("repro: bad timeout '%s'", optarg);
-			rc->go.timeout_ms = rc->eo.timeout_ms;
-			guest_arg(rc, "--timeout", optarg);
-			break;
-		case 'C':
-			rc->eo.corrupt_tag = strtol(optarg, NULL, 0);
-			guest_arg(rc, "--corrupt-tag", optarg);
-			break;
-		case 'L':
-			colon = strchr(optarg, ':');
-			if (!colon || !colon[1])
-				die("repro: --lkdtm-tag wants TAG:TYPE, e.g. 0xee:WARNING");
-			guest_arg(rc, "--lkdtm-tag", optarg);
-			rc->eo.lkdtm_tag = strtol(optarg, NULL, 0);
-			rc->eo.lkdtm_type = colon + 1;
-			break;
-		case 'K':
-			mmf_acct_skew_set("repro", optarg);
-			guest_arg(rc, "--acct-skew", optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
+	if (mmf_opt_num(arg, 1, 255, &tag)) {
+		snprintf(err, n, "is not a number from 1 to 255");
+		return -1;
 	}
+	rc->eo.corrupt_tag = tag;
+	guest_arg(rc, "--corrupt-tag", arg);
+	return 0;
+}
+
+static int parse_lkdtm_tag(const char *arg, void *dst, char *err, size_t n)
+{
+	struct repro_cmd *rc = dst;
+	const char *colon = strchr(arg, ':');
+	char tag[16] = "";
+	long long v;
+
+	if (colon && colon - arg < (int)sizeof(tag))
+		snprintf(tag, sizeof(tag), "%.*s", (int)(colon - arg), arg);
+	if (!colon || !colon[1] || mmf_opt_num(tag, 1, 255, &v)) {
+		snprintf(err, n, "is not TAG:TYPE with TAG from 1 to 255, e.g. 0xee:WARNING");
+		return -1;
+	}
+	rc->eo.lkdtm_tag = v;
+	rc->eo.lkdtm_type = colon + 1;
+	guest_arg(rc, "--lkdtm-tag", arg);
+	return 0;
+}
+
+static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
+{
+	mmf_acct_skew_set("repro", arg);
+	guest_arg(dst, "--acct-skew", arg);
 	return 0;
 }
 
@@ -193,33 +124,68 @@ static int serve(struct repro_cmd *rc)
 int cmd_repro(int argc, char **argv)
 {
 	static struct repro_cmd rc = {
-		.eo = { .timeout_ms = 30000, .exec_log_fd = -1, .corrupt_after = -1,
-			.hang_after = -1 },
+		.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
 		.ops = { .attempts = 5, .min_attempts = 2, .max_steps = 300, .log = log_line },
 		.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
 	};
 	static struct mmf_crash_progs crash;
+	const struct mmf_opt opts[] = {
+		CMD_OPT_NATIVE(&rc.native, "reproduce on the running kernel"),
+		CMD_OPT_KERNEL(&rc.kernel, ""),
+		CMD_OPT_ARCH(&rc.arch, .def = "x86_64"),
+		CMD_OPT_INITRAMFS(&rc.initrd),
+		CMD_OPT_MEM(&rc.go.mem_mb),
+		CMD_OPT_CPUS(&rc.go.cpus),
+		MMF_OPT("work", "DIR", MMF_OPT_STR, &rc.go.workdir, "guest consoles go here",
+			.def = "/var/tmp/mmfuzz-repro.*"),
+		MMF_OPT("attempts", "N", MMF_OPT_INT, &rc.ops.attempts, "runs per candidate",
+			.lo = 1, .hi = 1000),
+		MMF_OPT("max-steps", "N", MMF_OPT_INT, &rc.ops.max_steps,
+			"minimization steps at most", .hi = 1000000),
+		CMD_OPT_TIMEOUT(&rc.go.timeout_ms),
+		MMF_OPT("serve", "PORT", MMF_OPT_STR, &rc.serve,
+			"in a guest: run what the host sends on this control port"),
+		MMF_OPT("swap", "PATH", MMF_OPT_STRS, rc.env.use_swaps,
+			"cycle this existing swap device instead of making any\n"
+			"(repeatable; for guests, whose init made them)", .hi = MMF_NR_SWAPS),
+		MMF_OPT("corrupt-tag", "T", MMF_OPT_FN, &rc,
+			"corrupt a page after each write of tag T", .fn = parse_corrupt_tag,
+			.hook = 1),
+		MMF_OPT("lkdtm-tag", "T:TYPE", MMF_OPT_FN, &rc,
+			"provoke LKDTM TYPE after each write of tag T", .fn = parse_lkdtm_tag,
+			.hook = 1),
+		MMF_OPT("acct-skew", "C:KB", MMF_OPT_FN, &rc,
+			"skew the accounting oracle's readings of C", .fn = parse_acct_skew,
+			.hook = 1),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "repro",
+		.synopsis = "[--native | --kernel IMAGE --arch A] [options] CRASHDIR",
+		.tables = tables, .epilog = epilog, .max_args = 1,
+	};
 	struct mmf_guest_repro *guest = NULL;
 	struct mmf_repro_result res;
 	struct mmf_vm_images im = { 0 };
 	char err[512], work[] = "/var/tmp/mmfuzz-repro.XXXXXX";
 	struct mmf_env env;
 	const char *dir;
-	int r;
+	int r, i = mmf_opts_parse(&spec, argc, argv);
 
-	if (parse(&rc, argc, argv))
-		return 2;
+	/* One timeout: of the programs run here (eo) and of a guest's request (go). */
+	rc.eo.timeout_ms = rc.go.timeout_ms;
 	if (rc.serve)
 		return serve(&rc);
-	if (optind + 1 != argc) {
-		warnx_("repro: give one crash directory (see --help)");
+	if (i == argc) {
+		warnx_("repro: give one crash directory (see 'mmfuzz repro --help')");
 		return 2;
 	}
-	if (!rc.native == !(rc.kernel || rc.arch))
+	if (rc.native == (rc.kernel || rc.arch))
 		die("repro: say where: --native (the running kernel) or --kernel K --arch A");
 	if (!rc.native && !mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64"))
 		die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
-	dir = argv[optind];
+	dir = argv[i];
 	if (mmf_crash_load(dir, &crash, err, sizeof(err)))
 		die("repro: %s", err);
 	printf("repro: '%s': %d program(s) from %s\n", crash.title, crash.nr, crash.path);
@@ -244,6 +210,8 @@ int cmd_repro(int argc, char **argv)
 		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
 					  sizeof(err)))
 			die("repro: %s", err);
+		snprintf(rc.timeout, sizeof(rc.timeout), "%lldms", (long long)rc.go.timeout_ms);
+		guest_arg(&rc, "--timeout", rc.timeout);
 		rc.go.guest_args = rc.gargs;
 		rc.go.info = stdout;
 		printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz stress: run stressors on their own, or list them. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,77 +10,50 @@
 #include "fuzz/stress.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz stress NAME[:KEY=N...][,NAME...] [options]   (or 'all')\n"
-	"       mmfuzz stress --list\n"
-	"  --duration T        how long, e.g. 30s, 10m (default 60s)\n"
-	"  --out DIR           samples.jsonl and reports (default mmfuzz-out)\n"
-	"  --seed N            random seed (default: from the clock)\n"
-	"  --hog MB            the workload in the cgroup, 0 for none (default: the limit)\n"
-	CMD_ENV_USAGE;
-
 int cmd_stress(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "list", no_argument, NULL, 'l' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "hog", required_argument, NULL, 'H' },
-		CMD_ENV_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct mmf_stress_cmd_opts o = {
 		.env = mmf_env_defaults, .duration_ms = 60000, .out = "mmfuzz-out",
 		.seed = (uint64_t)time(NULL),
 	};
-	int64_t hog_mb = -1;
-	int c;
+	/* Bytes, or -1: as big as the cgroup limit, which an option may set too. */
+	int64_t hog = -1;
+	bool list = false;
+	const struct mmf_opt opts[] = {
+		MMF_OPT("list", NULL, MMF_OPT_FLAG, &list,
+			"list the stressors, their options and defaults"),
+		CMD_OPT_DURATION(&o.duration_ms, "how long"),
+		CMD_OPT_OUT(&o.out, "samples.jsonl and reports"),
+		CMD_OPT_SEED(&o.seed),
+		MMF_OPT("hog", "MB", MMF_OPT_MIB, &hog, "the workload in the cgroup, 0 for none",
+			.hi = 1 << 20, .def = "the cgroup limit"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, cmd_env_opts(&o.env), NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "stress",
+		.synopsis = "NAME[:KEY=N...][,NAME...] [options]   (or 'all')\n"
+			    "       mmfuzz stress --list",
+		.tables = tables, .max_args = 1,
+	};
 	struct strbuf sb;
 	char err[256];
+	int i = mmf_opts_parse(&spec, argc, argv);
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			sb_init(&sb);
-			mmf_stress_list(&sb);
-			fputs(sb.buf, stdout);
-			sb_free(&sb);
-			return 0;
-		case 'd':
-			o.duration_ms = parse_duration_ms(optarg);
-			if (o.duration_ms <= 0)
-				die("stress: bad duration '%s' (e.g. 30s, 10m)", optarg);
-			break;
-		case 'o':
-			o.out = optarg;
-			break;
-		case 's':
-			o.seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'H':
-			hog_mb = strtoll(optarg, NULL, 10);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			if (cmd_env_option("stress", c, optarg, &o.env))
-				break;
-			fputs(usage, stderr);
-			return 2;
-		}
+	if (list) {
+		sb_init(&sb);
+		mmf_stress_list(&sb);
+		fputs(sb.buf, stdout);
+		sb_free(&sb);
+		return 0;
 	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
+	if (i == argc) {
+		warnx_("stress: name the stressors, or --list (see 'mmfuzz stress --help')");
 		return 2;
 	}
-	if (mmf_stress_parse(argv[optind], &o.sel, err, sizeof(err)))
+	if (mmf_stress_parse(argv[i], &o.sel, err, sizeof(err)))
 		die("stress: %s", err);
-	if (hog_mb < 0)
-		hog_mb = o.env.cg_limit >> 20;
-	o.hog_bytes = hog_mb << 20;
+	o.hog_bytes = hog < 0 ? o.env.cg_limit : hog;
 	if (geteuid())
 		die("stress: stressors change swap, cgroups and sysfs knobs: run as root");
 	if (mkdir_p(o.out, 0755))

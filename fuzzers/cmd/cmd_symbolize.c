@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz symbolize: source lines for the frames of a kernel report. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +9,8 @@
 #include "symbolize/symbolize.h"
 #include "util/util.h"
 
-static const char usage[] =
-	"usage: mmfuzz symbolize --vmlinux FILE [options] [REPORT_FILE|-]\n"
-	"  --vmlinux FILE   the kernel's ELF image, with debug info\n"
-	"  --modules DIR    where NAME.ko of [NAME] frames is (recursively);\n"
-	"                   default: the vmlinux's directory\n"
-	"  --basepath DIR   source tree prefix to strip from paths (default: guessed)\n"
-	"  --cross PREFIX   binutils prefix, e.g. aarch64-linux-gnu- or llvm-\n"
+static const char epilog[] =
+	"--vmlinux is required: the kernel's ELF image, with debug info.\n"
 	"Prints the report (default: stdin) with a source line on every frame and\n"
 	"the functions inlined there; why a frame stays as it was goes to stderr.\n"
 	"exit status: 0 printed, 1 error, 2 usage\n";
@@ -36,50 +30,33 @@ static void print_notes(char *notes)
 
 int cmd_symbolize(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 'v' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "basepath", required_argument, NULL, 'b' },
-		{ "cross", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct mmf_sym_opts o = { 0 };
+	const struct mmf_opt opts[] = {
+		CMD_OPT_VMLINUX(&o.vmlinux),
+		MMF_OPT("modules", "DIR", MMF_OPT_STR, &o.modules,
+			"where NAME.ko of [NAME] frames is (recursively)",
+			.def = "the vmlinux's directory"),
+		MMF_OPT("basepath", "DIR", MMF_OPT_STR, &o.basepath,
+			"source tree prefix to strip from paths", .def = "guessed"),
+		MMF_OPT("cross", "PREFIX", MMF_OPT_STR, &o.cross,
+			"binutils prefix, e.g. aarch64-linux-gnu- or llvm-"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "symbolize", .synopsis = "--vmlinux FILE [options] [REPORT_FILE|-]",
+		.tables = tables, .epilog = epilog, .max_args = 1,
+	};
+	int i = mmf_opts_parse(&spec, argc, argv), c;
+	const char *path = i < argc ? argv[i] : "-";
 	struct mmf_symbolizer *s;
-	const char *path = "-";
 	char *text, *out, *err;
 	size_t len, out_len;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			o.vmlinux = optarg;
-			break;
-		case 'm':
-			o.modules = optarg;
-			break;
-		case 'b':
-			o.basepath = optarg;
-			break;
-		case 'c':
-			o.cross = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (!o.vmlinux || argc - optind > 1) {
-		warnx_(!o.vmlinux ? "symbolize: --vmlinux FILE is required" :
-		       "symbolize: one report at a time (see 'mmfuzz symbolize --help')");
+	if (!o.vmlinux) {
+		warnx_("symbolize: --vmlinux FILE is required (see 'mmfuzz symbolize --help')");
 		return 2;
 	}
-	if (optind < argc)
-		path = argv[optind];
 	s = mmf_symbolizer_new(&o, &err);
 	if (!s) {
 		warnx_("symbolize: %s", err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz triage: kernel reports in console logs, and the crash store. */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,43 +12,27 @@
 #include "store/store.h"
 #include "util/util.h"
 
-static int triage_parse(int argc, char **argv);
-static int triage_list(int argc, char **argv);
-static int triage_show(int argc, char **argv);
-static int triage_html(int argc, char **argv);
-static int triage_add(int argc, char **argv);
+/* The synopses: each subcommand's --help and triage's list. */
+#define PARSE_SYN	"[--json] FILE..."
+#define LIST_SYN	"DIR"
+#define SHOW_SYN	"DIR TITLE"
+#define HTML_SYN	"DIR [--out FILE]"
+#define ADD_SYN		"DIR --report FILE [options]"
+#define DIR_NOTE	"DIR is a crash store, or a fuzz output directory with one in crashes/.\n"
 
-static const struct triage_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *args, *help;
-} triage_cmds[] = {
-	{ "parse", triage_parse, "[--json] FILE...",
-	  "print the title of every report in console logs (FILE - is stdin)" },
-	{ "list", triage_list, "DIR",
-	  "one line per bug of a crash store: count, last seen, reproducer, title" },
-	{ "show", triage_show, "DIR TITLE",
-	  "a bug's meta, newest report and programs (TITLE: exact, a unique\n"
-	  "      prefix, or the bug's directory name)" },
-	{ "html", triage_html, "DIR [--out FILE]",
-	  "write a static page of the store, one row per bug (default DIR/index.html)" },
-	{ "add", triage_add,
-	  "DIR --report FILE [--title T] [--log F] [--progs F] [--sym F] [--kernel K]\n"
-	  "      [--arch A] [--time EPOCH] [--keep N]",
-	  "add one crash (without --title, the first report found in the report\n"
-	  "      file names it)" },
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: mmfuzz triage <subcommand> [options]\n\nsubcommands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(triage_cmds); i++)
-		fprintf(f, "  %s %s\n      %s\n", triage_cmds[i].name, triage_cmds[i].args,
-			triage_cmds[i].help);
-	fprintf(f, "\n--json prints one JSON object per report and line, with all its\n"
-		"fields and the file name.\n"
-		"DIR is a crash store, or a fuzz output directory with one in crashes/.\n");
-}
+static const char epilog[] =
+	"subcommands ('mmfuzz triage SUBCOMMAND --help' for its options):\n"
+	"  parse " PARSE_SYN "\n"
+	"      print the title of every report in console logs (FILE - is stdin)\n"
+	"  list " LIST_SYN "\n"
+	"      one line per bug of a crash store: count, last seen, reproducer, title\n"
+	"  show " SHOW_SYN "\n"
+	"      a bug's meta, newest report and programs\n"
+	"  html " HTML_SYN "\n"
+	"      write a static page of the store, one row per bug\n"
+	"  add " ADD_SYN "\n"
+	"      add one crash\n"
+	DIR_NOTE;
 
 /* Append the reports in one log to out; -1 with errno if unreadable. */
 static int parse_file(const char *path, bool json, struct strbuf *out)
@@ -75,59 +59,42 @@ static int parse_file(const char *path, bool json, struct strbuf *out)
 
 static int triage_parse(int argc, char **argv)
 {
-	bool json = false, opts = true;
-	int nfiles = 0, status = 0;
-	char **files = xcalloc(argc, sizeof(*files));
+	bool json = false;
+	const struct mmf_opt opts[] = {
+		MMF_OPT("json", NULL, MMF_OPT_FLAG, &json,
+			"one JSON object per report and line, with all its\n"
+			"fields and the file name"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "triage parse", .synopsis = PARSE_SYN, .tables = tables,
+		.epilog = "Prints the title of every report in console logs (FILE - is stdin).\n",
+		.max_args = -1,
+	};
+	int op = mmf_opts_parse(&spec, argc, argv), status = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (opts && !strcmp(argv[i], "--")) {
-			opts = false;
-		} else if (opts && !strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (opts && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
-			usage(stdout);
-			free(files);
-			return 0;
-		} else if (opts && argv[i][0] == '-' && argv[i][1]) {
-			warnx_("triage parse: unknown option '%s' (see 'mmfuzz triage --help')",
-			       argv[i]);
-			free(files);
-			return 2;
-		} else {
-			files[nfiles++] = argv[i];
-		}
-	}
-	if (!nfiles) {
-		warnx_("triage parse: no log file given (see 'mmfuzz triage --help')");
-		free(files);
+	if (op == argc) {
+		warnx_("triage parse: no log file given (see 'mmfuzz triage parse --help')");
 		return 2;
 	}
-	for (int i = 0; i < nfiles; i++) {
+	for (int i = op; i < argc; i++) {
 		struct strbuf out;
 
 		sb_init(&out);
-		if (parse_file(files[i], json, &out)) {
-			warnx_("triage parse: %s: %s", files[i], strerror(errno));
+		if (parse_file(argv[i], json, &out)) {
+			warnx_("triage parse: %s: %s", argv[i], strerror(errno));
 			status = 1;
 		} else if (out.len && fwrite(out.buf, 1, out.len, stdout) != out.len) {
 			status = 1;
 		}
 		sb_free(&out);
 	}
-	free(files);
 	if (fflush(stdout) && !status) {
 		warnx_("triage parse: writing output: %s", strerror(errno));
 		status = 1;
 	}
 	return status;
-}
-
-static bool wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return true;
-	return false;
 }
 
 /* DIR itself, or DIR/crashes when DIR is a fuzz run's output directory. */
@@ -144,19 +111,22 @@ static char *store_dir(const char *dir)
 
 static int triage_list(int argc, char **argv)
 {
+	const struct mmf_cmd_spec spec = {
+		.name = "triage list", .synopsis = LIST_SYN,
+		.epilog = "One line per bug, newest first: count, last seen, reproducer, title.\n"
+			  DIR_NOTE,
+		.max_args = -1,
+	};
 	struct mmf_bug *bugs;
+	int op = mmf_opts_parse(&spec, argc, argv), n;
 	char *dir;
-	int n;
 
-	if (wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 2) {
-		warnx_("triage list: give one crash store directory (see 'mmfuzz triage --help')");
+	if (argc - op != 1) {
+		warnx_("triage list: give one crash store directory"
+		       " (see 'mmfuzz triage list --help')");
 		return 2;
 	}
-	dir = store_dir(argv[1]);
+	dir = store_dir(argv[op]);
 	n = mmf_store_list(dir, &bugs);
 	free(dir);
 	if (n < 0) {
@@ -218,31 +188,34 @@ static void show_bug(const char *dir, const struct mmf_bug *b)
 
 static int triage_show(int argc, char **argv)
 {
+	const struct mmf_cmd_spec spec = {
+		.name = "triage show", .synopsis = SHOW_SYN,
+		.epilog = "Prints a bug's meta, newest report and programs.\n"
+			  "TITLE: exact, a unique prefix, or the bug's directory name.\n" DIR_NOTE,
+		.max_args = -1,
+	};
+	int op = mmf_opts_parse(&spec, argc, argv), n, i;
 	struct mmf_bug *bugs;
 	char *dir;
-	int n, i;
 
-	if (wants_help(argc, argv)) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 3) {
-		warnx_("triage show: give a crash store directory and a title (see 'mmfuzz triage --help')");
+	if (argc - op != 2) {
+		warnx_("triage show: give a crash store directory and a title"
+		       " (see 'mmfuzz triage show --help')");
 		return 2;
 	}
-	dir = store_dir(argv[1]);
+	dir = store_dir(argv[op]);
 	n = mmf_store_list(dir, &bugs);
 	if (n < 0) {
 		warnx_("triage show: %s", mmf_store_err());
 		free(dir);
 		return 1;
 	}
-	i = mmf_store_find(bugs, n, argv[2]);
+	i = mmf_store_find(bugs, n, argv[op + 1]);
 	if (i == -ENOTUNIQ)
 		warnx_("triage show: '%s' is the start of several titles in %s: give more of it",
-		       argv[2], dir);
+		       argv[op + 1], dir);
 	else if (i < 0)
-		warnx_("triage show: no bug titled '%s' in %s", argv[2], dir);
+		warnx_("triage show: no bug titled '%s' in %s", argv[op + 1], dir);
 	else
 		show_bug(dir, &bugs[i]);
 	mmf_bugs_free(bugs, n);
@@ -254,34 +227,27 @@ static int triage_show(int argc, char **argv)
 
 static int triage_html(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	const char *out = NULL;
+	const struct mmf_opt opts[] = {
+		MMF_OPT("out", "FILE", MMF_OPT_STR, &out, "the page", .def = "DIR/index.html"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "triage html", .synopsis = HTML_SYN, .tables = tables,
+		.epilog = "Writes a static page of the store, one row per bug, with relative\n"
+			  "links to every file.\n" DIR_NOTE,
+		.max_args = -1,
+	};
+	int op = mmf_opts_parse(&spec, argc, argv), n, ret;
 	char *dir, *path;
-	int c, n, ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		if (c == 'o') {
-			out = optarg;
-		} else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			warnx_("triage html: bad option '%s' (see 'mmfuzz triage --help')",
-			       argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		warnx_("triage html: give one crash store directory (see 'mmfuzz triage --help')");
+	if (argc - op != 1) {
+		warnx_("triage html: give one crash store directory"
+		       " (see 'mmfuzz triage html --help')");
 		return 2;
 	}
-	dir = store_dir(argv[optind]);
+	dir = store_dir(argv[op]);
 	path = out ? xstrdup(out) : xasprintf("%s/index.html", dir);
 	ret = mmf_store_html_file(dir, path, &n);
 	if (ret)
@@ -307,7 +273,7 @@ static char *first_title(const char *text, size_t len)
 /* --report, --log, --progs, --sym: the files of one crash, in this order. */
 enum { F_REPORT, F_LOG, F_PROGS, F_SYM, NR_FILES };
 
-static int add_crash(const char *dir, struct mmf_crash *c, char *const *files, int keep)
+static int add_crash(const char *dir, struct mmf_crash *c, const char *const *files, int keep)
 {
 	char *text[NR_FILES] = { NULL }, *title = NULL;
 	struct mmf_store_added res;
@@ -352,78 +318,84 @@ out:
 
 static int triage_add(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "report", required_argument, NULL, 'r' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "progs", required_argument, NULL, 'p' },
-		{ "sym", required_argument, NULL, 's' },
-		{ "title", required_argument, NULL, 't' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "time", required_argument, NULL, 'T' },
-		{ "keep", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static const char file_opts[NR_FILES] = { 'r', 'l', 'p', 's' };
 	struct mmf_crash crash = { 0 };
-	char *files[NR_FILES] = { NULL }, *end;
-	int c, keep = MMF_STORE_KEEP;
+	const char *files[NR_FILES] = { NULL };
+	int keep = MMF_STORE_KEEP;
+	uint64_t when = 0;
+	const struct mmf_opt opts[] = {
+		MMF_OPT("report", "FILE", MMF_OPT_STR, &files[F_REPORT],
+			"the kernel report (required)"),
+		MMF_OPT("title", "T", MMF_OPT_STR, &crash.title, "the bug's title",
+			.def = "that of the first report in the --report file"),
+		MMF_OPT("log", "F", MMF_OPT_STR, &files[F_LOG], "console log around it"),
+		MMF_OPT("progs", "F", MMF_OPT_STR, &files[F_PROGS],
+			"the programs executed around it"),
+		MMF_OPT("sym", "F", MMF_OPT_STR, &files[F_SYM], "the symbolized report"),
+		MMF_OPT("kernel", "K", MMF_OPT_STR, &crash.kernel,
+			"kernel build, e.g. uname -r and -v"),
+		MMF_OPT("arch", "A", MMF_OPT_STR, &crash.arch, "architecture: x86_64, arm64"),
+		MMF_OPT("time", "EPOCH", MMF_OPT_U64, &when, "when it happened, seconds since 1970",
+			.lo = 1, .hi = INT64_MAX, .def = "now"),
+		/* The store allocates keep + 1 slots. */
+		MMF_OPT("keep", "N", MMF_OPT_INT, &keep,
+			"occurrences kept with their files; the others are counted",
+			.hi = INT_MAX - 1),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "triage add", .synopsis = ADD_SYN, .tables = tables,
+		.epilog = "Adds one crash to the store DIR, creating it as needed.\n" DIR_NOTE,
+		.max_args = -1,
+	};
+	int op = mmf_opts_parse(&spec, argc, argv);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		const char *f = c ? memchr(file_opts, c, NR_FILES) : NULL;
-
-		if (f) {
-			files[f - file_opts] = optarg;
-		} else if (c == 't') {
-			crash.title = optarg;
-		} else if (c == 'k') {
-			crash.kernel = optarg;
-		} else if (c == 'a') {
-			crash.arch = optarg;
-		} else if (c == 'T') {
-			crash.time = strtoll(optarg, &end, 10);
-			if (*end || end == optarg || crash.time <= 0) {
-				warnx_("triage add: bad --time '%s' (seconds since 1970)", optarg);
-				return 2;
-			}
-		} else if (c == 'K') {
-			keep = strtol(optarg, &end, 10);
-			if (*end || end == optarg || keep < 0) {
-				warnx_("triage add: bad --keep '%s'", optarg);
-				return 2;
-			}
-		} else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			warnx_("triage add: bad option '%s' (see 'mmfuzz triage --help')",
-			       argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (argc - optind != 1 || !files[F_REPORT]) {
-		warnx_("triage add: give a crash store directory and --report FILE (see 'mmfuzz triage --help')");
+	if (argc - op != 1 || !files[F_REPORT]) {
+		warnx_("triage add: give a crash store directory and --report FILE"
+		       " (see 'mmfuzz triage add --help')");
 		return 2;
 	}
-	return add_crash(argv[optind], &crash, files, keep);
+	crash.time = when;
+	return add_crash(argv[op], &crash, files, keep);
 }
 
 int cmd_triage(int argc, char **argv)
 {
-	if (argc < 2) {
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} cmds[] = {
+		{ "parse", triage_parse },
+		{ "list", triage_list },
+		{ "show", triage_show },
+		{ "html", triage_html },
+		{ "add", triage_add },
+	};
+	const struct mmf_cmd_spec spec = {
+		.name = "triage", .synopsis = "SUBCOMMAND [options]", .epilog = epilog,
+		.max_args = 0,
+	};
+	int i = 1;
+
+	/*
+	 * Only what comes before the subcommand is triage's (--help,
+	 * --version): the parser would take the subcommand's options too.
+	 */
+	while (i < argc && argv[i][0] == '-')
+		i++;
+	mmf_opts_parse(&spec, i, argv);
+	if (i == argc) {
 		warnx_("triage: missing subcommand (see 'mmfuzz triage --help')");
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	/* As 'mmfuzz help'. */
+	if (!strcmp(argv[i], "help")) {
+		mmf_opts_usage(&spec, stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(triage_cmds); i++)
-		if (!strcmp(argv[1], triage_cmds[i].name))
-			return triage_cmds[i].fn(argc - 1, argv + 1);
-	warnx_("triage: unknown subcommand '%s' (see 'mmfuzz triage --help')", argv[1]);
+	for (size_t k = 0; k < ARRAY_SIZE(cmds); k++)
+		if (!strcmp(argv[i], cmds[k].name))
+			return cmds[k].fn(argc - i, argv + i);
+	warnx_("triage: unknown subcommand '%s' (see 'mmfuzz triage --help')", argv[i]);
 	return 2;
 }

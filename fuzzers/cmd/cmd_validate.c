@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz validate: a base and a patched kernel, side by side. */
-#include <getopt.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,134 +11,100 @@
 #include "util/util.h"
 #include "validate/validate.h"
 
-static const char usage[] =
-	"usage: mmfuzz validate --base A (--patched B | --patch FILE) --out DIR [options]\n"
-	"  A, B: a kernel tree (built as a fuzzing kernel, cached), a kernel image,\n"
-	"        'default' (the newest 'make kernel', else Debian's) or 'debian'\n"
-	"  --patch FILE        patched = a copy of the tree A with FILE applied\n"
-	"  --arch A            x86_64 (default) or arm64\n"
-	"  --store DIR         run the reproducers of this crash store\n"
-	"  --corpus DIR        run these .mmf programs (default: none)\n"
-	"  --attempts N        runs of each per kernel (default 3)\n"
-	"  --bench LIST        all (default), none, or NAME,NAME...\n"
-	"  --runs N            benchmark runs per kernel (default 5)\n"
-	"  --budget T          fuzz each kernel this long (default 0: no fuzzing)\n"
-	"  --alpha P           family-wise significance level (default 0.05)\n"
-	"  --min-change F      smaller relative changes are noise (default 0.05)\n"
-	"  --base-append S, --patched-append S     more kernel command line\n"
-	"  --base-guest-arg O, --patched-guest-arg O  more guest server options\n"
+static const char epilog[] =
+	"A, B: a kernel tree (built as a fuzzing kernel, cached), a kernel image,\n"
+	"'default' (the newest 'make kernel', else Debian's) or 'debian'.\n"
 	"Writes DIR/verdict.txt and DIR/verdict.json; exit 1 if anything regressed.\n";
 
-static void guest_arg(struct mmf_validate_side *s, const char *arg)
+/* A finite real number and nothing after it (the tables' numbers are integers). */
+static int real(const char *arg, double *v)
 {
-	int i = 0;
+	char *end;
 
-	while (s->guest_args[i])
-		i++;
-	if (i + 1 >= (int)ARRAY_SIZE(s->guest_args))
-		die("validate: too many guest options");
-	s->guest_args[i] = arg;
+	errno = 0;
+	*v = strtod(arg, &end);
+	return errno || end == arg || *end || !isfinite(*v) ? -1 : 0;
+}
+
+static int parse_alpha(const char *arg, void *dst, char *err, size_t n)
+{
+	double v;
+
+	if (real(arg, &v) || v <= 0 || v >= 1) {
+		snprintf(err, n, "is not a number in (0, 1)");
+		return -1;
+	}
+	*(double *)dst = v;
+	return 0;
+}
+
+static int parse_change(const char *arg, void *dst, char *err, size_t n)
+{
+	double v;
+
+	if (real(arg, &v) || v < 0) {
+		snprintf(err, n, "is not a number of 0 or more");
+		return -1;
+	}
+	*(double *)dst = v;
+	return 0;
 }
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "base", required_argument, NULL, 'b' },
-		{ "patched", required_argument, NULL, 'p' },
-		{ "patch", required_argument, NULL, 'P' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "store", required_argument, NULL, 's' },
-		{ "corpus", required_argument, NULL, 'c' },
-		{ "attempts", required_argument, NULL, 'A' },
-		{ "bench", required_argument, NULL, 'B' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "budget", required_argument, NULL, 'T' },
-		{ "alpha", required_argument, NULL, 'l' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "base-append", required_argument, NULL, '1' },
-		{ "patched-append", required_argument, NULL, '2' },
-		{ "base-guest-arg", required_argument, NULL, '3' },
-		{ "patched-guest-arg", required_argument, NULL, '4' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	static struct mmf_validate_opts o = {
 		.benches = "all", .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
 	};
+	struct mmf_validate_side *base = &o.side[MMF_BASE], *patched = &o.side[MMF_PATCHED];
 	const char *arch = "x86_64";
+	const struct mmf_opt opts[] = {
+		MMF_OPT("base", "A", MMF_OPT_STR, &base->src, "the base kernel"),
+		MMF_OPT("patched", "B", MMF_OPT_STR, &patched->src, "the patched kernel"),
+		MMF_OPT("patch", "FILE", MMF_OPT_STR, &patched->patch,
+			"patched = a copy of the tree A with FILE applied"),
+		CMD_OPT_ARCH(&arch),
+		MMF_OPT("store", "DIR", MMF_OPT_STR, &o.store,
+			"run the reproducers of this crash store"),
+		MMF_OPT("corpus", "DIR", MMF_OPT_STR, &o.corpus, "run these .mmf programs",
+			.def = "none"),
+		MMF_OPT("attempts", "N", MMF_OPT_INT, &o.attempts, "runs of each per kernel",
+			.lo = 1, .hi = 1000),
+		MMF_OPT("bench", "LIST", MMF_OPT_STR, &o.benches, "all, none, or NAME,NAME..."),
+		MMF_OPT("runs", "N", MMF_OPT_INT, &o.runs, "benchmark runs per kernel",
+			.lo = 2, .hi = 1000),
+		MMF_OPT("budget", "T", MMF_OPT_MS, &o.budget_ms, "fuzz each kernel this long",
+			.def = "0: no fuzzing"),
+		MMF_OPT("alpha", "P", MMF_OPT_FN, &o.alpha, "family-wise significance level",
+			.fn = parse_alpha, .def = "0.05"),
+		MMF_OPT("min-change", "F", MMF_OPT_FN, &o.min_change,
+			"smaller relative changes are noise", .fn = parse_change, .def = "0.05"),
+		MMF_OPT("base-append", "ARGS", MMF_OPT_STR, &base->append,
+			"more kernel command line for the base kernel"),
+		MMF_OPT("patched-append", "ARGS", MMF_OPT_STR, &patched->append,
+			"more kernel command line for the patched kernel"),
+		MMF_OPT("base-guest-arg", "ARG", MMF_OPT_STRS, base->guest_args,
+			"pass ARG to the base guest's mmfuzz (repeatable)",
+			.hi = ARRAY_SIZE(base->guest_args) - 1),
+		MMF_OPT("patched-guest-arg", "ARG", MMF_OPT_STRS, patched->guest_args,
+			"pass ARG to the patched guest's mmfuzz (repeatable)",
+			.hi = ARRAY_SIZE(patched->guest_args) - 1),
+		CMD_OPT_OUT(&o.out, "guests' consoles, campaigns, verdict.txt and verdict.json"),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "validate",
+		.synopsis = "--base A (--patched B | --patch FILE) --out DIR [options]",
+		.tables = tables, .epilog = epilog, .max_args = 0,
+	};
 	char err[512];
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o.side[MMF_BASE].src = optarg;
-			break;
-		case 'p':
-			o.side[MMF_PATCHED].src = optarg;
-			break;
-		case 'P':
-			o.side[MMF_PATCHED].patch = optarg;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 's':
-			o.store = optarg;
-			break;
-		case 'c':
-			o.corpus = optarg;
-			break;
-		case 'A':
-			o.attempts = cmd_num("validate", "--attempts", optarg, 1, 1000);
-			break;
-		case 'B':
-			o.benches = optarg;
-			break;
-		case 'r':
-			o.runs = cmd_num("validate", "--runs", optarg, 1, 1000);
-			break;
-		case 'T':
-			o.budget_ms = parse_duration_ms(optarg);
-			if (o.budget_ms < 0)
-				die("validate: bad budget '%s' (e.g. 10m)", optarg);
-			break;
-		case 'l':
-			o.alpha = atof(optarg);
-			break;
-		case 'm':
-			o.min_change = atof(optarg);
-			break;
-		case '1':
-		case '2':
-			o.side[c - '1'].append = optarg;
-			break;
-		case '3':
-		case '4':
-			guest_arg(&o.side[c - '3'], optarg);
-			break;
-		case 'o':
-			o.out = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
-		warnx_("validate: unexpected argument '%s'", argv[optind]);
-		return 2;
-	}
-	if (!o.side[MMF_PATCHED].src && o.side[MMF_PATCHED].patch)
-		o.side[MMF_PATCHED].src = o.side[MMF_BASE].src;
-	if (!o.side[MMF_BASE].src || !o.side[MMF_PATCHED].src || !o.out)
+	mmf_opts_parse(&spec, argc, argv);
+	if (!patched->src && patched->patch)
+		patched->src = base->src;
+	if (!base->src || !patched->src || !o.out)
 		die("validate: give --base, --patched (or --patch) and --out (see --help)");
-	if (o.runs < 2 || o.attempts < 1 || o.alpha <= 0 || o.alpha >= 1)
-		die("validate: --runs at least 2, --attempts at least 1, --alpha in (0, 1)");
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
 		die("validate: unknown arch '%s' (x86_64, arm64)", arch);

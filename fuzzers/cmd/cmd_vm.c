@@ -2,7 +2,6 @@
 /* mmfuzz vm: one guest running the fuzzer, on KVM or TCG. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,23 +19,9 @@
 /* Boots before a guest that never runs a program is given up. */
 #define BOOT_TRIES	3
 
-static const char usage[] =
-	"usage: mmfuzz vm --arch x86_64|arm64 [options] [-- guest fuzzer options]\n"
-	"  --arch A            guest architecture (default: x86_64)\n"
-	"  --kernel IMAGE      kernel to boot (default: the newest fuzzing kernel\n"
-	"                      built by 'make kernel', else Debian's 6.12, fetched;\n"
-	"                      'debian': Debian's in any case)\n"
-	"  --initramfs FILE    initramfs (default: built by scripts/build-initramfs.sh)\n"
-	"  --duration T        the guest fuzzer's budget, e.g. 90s, 10m (default 10m)\n"
-	"  --vms N             guests (only 1: 'mmfuzz campaign' runs several)\n"
-	"  --mem MB            guest memory (default 1024)\n"
-	"  --cpus N            guest CPUs (default 2)\n"
-	"  --zram MB           the guest's zram swap device (default 64, 0 for none)\n"
-	"  --seed N            the guest fuzzer's seed (default: from the clock)\n"
-	"  --out DIR           console.log, exec.log, crashes/ (default mmfuzz-vm)\n"
-	"  --console           copy the guest's console to stdout\n"
-	"  --append ARGS       more kernel command line\n"
-	"Options after -- go to the guest's 'mmfuzz fuzz --native' as they are.\n"
+static const char epilog[] =
+	"Options after -- go to the guest's 'mmfuzz fuzz --native' as they are, after\n"
+	"those of --guest-arg.\n"
 	"KVM when /dev/kvm works, else TCG (10 times slower: every timeout grows);\n"
 	"MMFUZZ_ACCEL=tcg or kvm forces one.\n"
 	"Findings (the guest's oracles' on its findings channel, its kernel's first\n"
@@ -68,112 +53,81 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 
 int cmd_vm(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "initramfs", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "vms", required_argument, NULL, 'v' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "zram", required_argument, NULL, 'z' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "console", no_argument, NULL, 'C' },
-		{ "append", required_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *out = "mmfuzz-vm";
-	const char *duration = "10m";
+	const char *gopts[16] = { 0 };
 	struct mmf_vm_config c = {
-		.mem_mb = 1024, .cpus = 2, .numa_nodes = 2, .zram_mb = 64, .disks = mmf_vm_default_disks,
-		.nr_disks = mmf_vm_nr_default_disks,
+		.mem_mb = 1024, .cpus = 2, .numa_nodes = 2, .zram_mb = 64,
+		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
 	};
-	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop };
+	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop, .duration_ms = 600000 };
+	uint64_t seed = (uint64_t)time(NULL);
+	bool echo = false;
+	int vms = 1;
+	const struct mmf_opt opts[] = {
+		CMD_OPT_ARCH(&arch),
+		CMD_OPT_KERNEL(&kernel, "default"),
+		CMD_OPT_INITRAMFS(&initrd),
+		CMD_OPT_DURATION(&ro.duration_ms, "the guest fuzzer's budget"),
+		MMF_OPT("vms", "N", MMF_OPT_INT, &vms,
+			"guests: 1 ('mmfuzz campaign' runs several)", .lo = 1, .hi = 64),
+		CMD_OPT_MEM(&c.mem_mb),
+		CMD_OPT_CPUS(&c.cpus),
+		MMF_OPT("zram", "MB", MMF_OPT_INT, &c.zram_mb,
+			"the guest's zram swap device, 0 for none", .hi = 1 << 20),
+		CMD_OPT_SEED(&seed),
+		CMD_OPT_OUT(&out, "console.log, exec.log, crashes/ go here"),
+		MMF_OPT("console", NULL, MMF_OPT_FLAG, &echo,
+			"copy the guest's console to stdout"),
+		CMD_OPT_APPEND(&c.append),
+		CMD_OPT_GUEST_ARG(gopts, ARRAY_SIZE(gopts) - 1),
+		MMF_OPT_END
+	};
+	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "vm", .synopsis = "--arch x86_64|arm64 [options] [-- guest fuzzer options]",
+		.tables = tables, .epilog = epilog, .max_args = -1,
+	};
 	struct sigaction sa = { .sa_handler = on_signal };
-	unsigned long long seed = (unsigned long long)time(NULL);
-	char err[512], seedbuf[32], timeout[32], *console, *exec_log, *work, *line, *store, *summary;
+	char err[512], seedbuf[32], budget[32], timeout[32];
+	char *console, *exec_log, *work, *line, *store, *summary;
 	struct mmf_tally tally = { 0 };
 	struct mmf_receiver rx;
 	const char **gargs;
 	struct mmf_vm_run_result r = { 0 };
 	struct mmf_vm_images im;
-	int ch, vms = 1, na = 0, rc = 1, found;
+	int na = 0, rc = 1, found;
+	int i = mmf_opts_parse(&spec, argc, argv);
 
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			arch = optarg;
-			break;
-		case 'k':
-			kernel = optarg;
-			break;
-		case 'i':
-			initrd = optarg;
-			break;
-		case 'd':
-			duration = optarg;
-			break;
-		case 'v':
-			vms = cmd_num("vm", "--vms", optarg, 1, 64);
-			break;
-		case 'm':
-			c.mem_mb = cmd_num("vm", "--mem", optarg, 256, 1 << 20);
-			break;
-		case 'c':
-			c.cpus = cmd_num("vm", "--cpus", optarg, 1, 64);
-			break;
-		case 'z':
-			c.zram_mb = cmd_num("vm", "--zram", optarg, 0, 1 << 20);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'C':
-			ro.echo = stdout;
-			break;
-		case 'A':
-			c.append = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
 	c.arch = mmf_vm_arch_find(arch);
 	if (!c.arch)
 		die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
-	ro.duration_ms = parse_duration_ms(duration);
-	if (ro.duration_ms <= 0)
-		die("vm: bad duration '%s' (e.g. 90s, 10m, 2h)", duration);
 	if (vms != 1)
 		die("vm: runs one guest; 'mmfuzz campaign' runs several");
-	if (c.mem_mb < 256 || c.cpus < 1 || c.cpus > 64 || c.zram_mb < 0)
-		die("vm: --mem at least 256, --cpus 1 to 64, --zram 0 or more");
 	if (mkdir_p(out, 0755))
 		die("vm: cannot create output directory %s: %s", out, strerror(errno));
+	ro.echo = echo ? stdout : NULL;
 	c.accel = mmf_vm_accel_detect(c.arch, NULL);
 
-	/* The guest's options: budget, seed, a program timeout that scales. */
-	gargs = xcalloc(argc - optind + 9, sizeof(*gargs));
-	snprintf(seedbuf, sizeof(seedbuf), "%llu", seed);
+	/*
+	 * The guest's options: budget, seed, a program timeout that scales,
+	 * then --guest-arg's (up to all but gopts' last slot), those after --
+	 * and the NULL.
+	 */
+	gargs = xcalloc(6 + ARRAY_SIZE(gopts) + argc - i, sizeof(*gargs));
+	snprintf(budget, sizeof(budget), "%lldms", (long long)ro.duration_ms);
+	snprintf(seedbuf, sizeof(seedbuf), "%llu", (unsigned long long)seed);
 	snprintf(timeout, sizeof(timeout), "%ds",
 		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
 	gargs[na++] = "--duration";
-	gargs[na++] = duration;
+	gargs[na++] = budget;
 	gargs[na++] = "--seed";
 	gargs[na++] = seedbuf;
 	gargs[na++] = "--timeout";
 	gargs[na++] = timeout;
-	for (int i = optind; i < argc; i++)
-		gargs[na++] = argv[i];
+	for (int k = 0; gopts[k]; k++)
+		gargs[na++] = gopts[k];
+	while (i < argc)
+		gargs[na++] = argv[i++];
 	c.guest_args = gargs;
 	/* Refuse options the command line cannot carry before fetching anything. */
 	line = mmf_vm_cmdline(&c, err, sizeof(err));
@@ -205,9 +159,10 @@ int cmd_vm(int argc, char **argv)
 	c.findings = true;
 	ro.findings = mmf_receive_cb;
 	ro.ctx = &rx;
-	printf("mmfuzz: %s guest on %s, %d CPUs, %d MiB, fuzzing %s with seed %llu; "
+	printf("mmfuzz: %s guest on %s, %d CPUs, %d MiB, fuzzing for %llds with seed %llu; "
 	       "console in %s, execution log in %s\n", c.arch->name,
-	       mmf_vm_accel_name(c.accel), c.cpus, c.mem_mb, duration, seed, console, exec_log);
+	       mmf_vm_accel_name(c.accel), c.cpus, c.mem_mb, (long long)ro.duration_ms / 1000,
+	       (unsigned long long)seed, console, exec_log);
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -7,9 +7,10 @@
 #ifndef MMF_CMDS_H
 #define MMF_CMDS_H
 
-#include <getopt.h>
+#include <stdint.h>
 
 #include "fuzz/env.h"
+#include "util/opts.h"
 
 int cmd_exec(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
@@ -24,29 +25,48 @@ int cmd_vm(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 
-/* The native environment's options (swap devices, cgroup), for fuzz and stress. */
-#define CMD_ENV_USAGE								\
-	"  --swap-size MB      size of each swap device (default 256)\n"		\
-	"  --swapdir DIR       where swap and loop files go (default /var/tmp)\n"	\
-	"  --cgroup-limit MB   memory cgroup limit for programs, 0 for none (default 24)\n" \
-	"  --no-zram           no zram swap device\n"				\
-	"  --no-loop           no loop device swap\n"				\
-	"  --swap PATH         cycle this existing swap device instead of making any\n" \
-	"                      (repeatable; for guests, whose init made them)\n"
-#define CMD_ENV_LONGOPTS							\
-	{ "swap-size", required_argument, NULL, 'S' },				\
-	{ "swapdir", required_argument, NULL, 'D' },				\
-	{ "cgroup-limit", required_argument, NULL, 'L' },			\
-	{ "no-zram", no_argument, NULL, 'Z' },					\
-	{ "no-loop", no_argument, NULL, 'N' },					\
-	{ "swap", required_argument, NULL, 'W' }
-/* 1 if c is one of them (applied to eo), else 0. */
-int cmd_env_option(const char *cmd, int c, const char *arg, struct mmf_env_opts *eo);
+/*
+ * Options several commands share: one name, help and check each. The
+ * defaults shown are the destinations' values before parsing.
+ */
+#define CMD_OPT_ARCH(p, ...)							\
+	MMF_OPT("arch", "A", MMF_OPT_STR, p, "guest architecture: x86_64 or arm64", __VA_ARGS__)
+/* def: what no --kernel means to the command. */
+#define CMD_OPT_KERNEL(p, def_)							\
+	MMF_OPT("kernel", "IMAGE", MMF_OPT_STR, p,				\
+		"kernel to boot: an image, 'debian' (Debian's 6.12) or 'default'\n" \
+		"(the newest 'make kernel', else Debian's)", .def = (def_))
+#define CMD_OPT_INITRAMFS(p)							\
+	MMF_OPT("initramfs", "FILE", MMF_OPT_STR, p, "the guests' initramfs",	\
+		.def = "built by scripts/build-initramfs.sh")
+#define CMD_OPT_VMLINUX(p)							\
+	MMF_OPT("vmlinux", "FILE", MMF_OPT_STR, p, "symbolize reports with this vmlinux")
+#define CMD_OPT_MEM(p)								\
+	MMF_OPT("mem", "MB", MMF_OPT_INT, p, "memory per guest", .lo = 256, .hi = 1 << 20)
+#define CMD_OPT_CPUS(p)								\
+	MMF_OPT("cpus", "N", MMF_OPT_INT, p, "CPUs per guest", .lo = 1, .hi = 64)
+#define CMD_OPT_APPEND(p)							\
+	MMF_OPT("append", "ARGS", MMF_OPT_STR, p, "more kernel command line")
+#define CMD_OPT_GUEST_ARG(p, slots)						\
+	MMF_OPT("guest-arg", "ARG", MMF_OPT_STRS, p,				\
+		"pass ARG to the guest's mmfuzz (repeatable)", .hi = (slots))
+#define CMD_OPT_OUT(p, what)							\
+	MMF_OPT("out", "DIR", MMF_OPT_STR, p, what)
+#define CMD_OPT_DURATION(p, what)						\
+	MMF_OPT("duration", "T", MMF_OPT_MS, p, what, .lo = 1000)
+#define CMD_OPT_TIMEOUT(p)							\
+	MMF_OPT("timeout", "T", MMF_OPT_MS, p, "per-program timeout", .lo = 1)
+/* Every command that takes a seed prints the one it used. */
+#define CMD_OPT_SEED(p)								\
+	MMF_OPT("seed", "N", MMF_OPT_U64, p, "random seed", .hi = INT64_MAX,	\
+		.def = "from the clock, printed")
+#define CMD_OPT_NATIVE(p, what)							\
+	MMF_OPT("native", NULL, MMF_OPT_FLAG, p, what)
 
 /*
- * The number of option opt (e.g. "--cpus"), which must lie in lo..hi:
- * else "cmd: --cpus 'abc' is not a number from 1 to 64" and exit 1.
+ * The native environment's options (swap devices, cgroup) into eo, for
+ * fuzz, stress and repro: a table that lives as long as the process.
  */
-long cmd_num(const char *cmd, const char *opt, const char *s, long lo, long hi);
+const struct mmf_opt *cmd_env_opts(struct mmf_env_opts *eo);
 
 #endif

@@ -1,50 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The native environment's options, shared by 'mmfuzz fuzz' and 'mmfuzz stress'. */
-#include <errno.h>
-#include <stdlib.h>
-
+/* The native environment's options, shared by fuzz, stress and repro. */
 #include "cmd/cmds.h"
-#include "util/util.h"
 
-long cmd_num(const char *cmd, const char *opt, const char *s, long lo, long hi)
+const struct mmf_opt *cmd_env_opts(struct mmf_env_opts *eo)
 {
-	char *end;
-	long v;
+	static struct mmf_opt t[] = {
+		MMF_OPT("swap-size", "MB", MMF_OPT_MIB, NULL, "size of each swap device",
+			.lo = 1, .hi = 1 << 20),
+		MMF_OPT("swapdir", "DIR", MMF_OPT_STR, NULL, "where swap and loop files go",
+			.def = "/var/tmp"),
+		MMF_OPT("cgroup-limit", "MB", MMF_OPT_MIB, NULL,
+			"memory cgroup limit for programs, 0 for none", .hi = 1 << 20),
+		MMF_OPT("no-zram", NULL, MMF_OPT_UNFLAG, NULL, "no zram swap device"),
+		MMF_OPT("no-loop", NULL, MMF_OPT_UNFLAG, NULL, "no loop device swap"),
+		MMF_OPT("swap", "PATH", MMF_OPT_STRS, NULL,
+			"cycle this existing swap device instead of making any\n"
+			"(repeatable; for guests, whose init made them)", .hi = MMF_NR_SWAPS),
+		MMF_OPT_END
+	};
 
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || end == s || *end || v < lo || v > hi)
-		die("%s: %s '%s' is not a number from %ld to %ld", cmd, opt, s, lo, hi);
-	return v;
-}
-
-int cmd_env_option(const char *cmd, int c, const char *arg, struct mmf_env_opts *eo)
-{
-	int n = 0;
-
-	switch (c) {
-	case 'S':
-		eo->swap_bytes = strtoull(arg, NULL, 10) << 20;
-		return 1;
-	case 'D':
-		eo->swapdir = arg;
-		return 1;
-	case 'L':
-		eo->cg_limit = strtoll(arg, NULL, 10) << 20;
-		return 1;
-	case 'Z':
-		eo->zram = false;
-		return 1;
-	case 'N':
-		eo->loop = false;
-		return 1;
-	case 'W':
-		while (n < MMF_NR_SWAPS && eo->use_swaps[n])
-			n++;
-		if (n == MMF_NR_SWAPS)
-			die("%s: at most %d --swap devices", cmd, MMF_NR_SWAPS);
-		eo->use_swaps[n] = arg;
-		return 1;
-	}
-	return 0;
+	t[0].dst = &eo->swap_bytes;
+	t[1].dst = &eo->swapdir;
+	t[2].dst = &eo->cg_limit;
+	t[3].dst = &eo->zram;
+	t[4].dst = &eo->loop;
+	t[5].dst = eo->use_swaps;
+	return t;
 }

@@ -72,8 +72,9 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 		warnx_("%s", err);
 		rc = -1;
 	} else {
-		printf("stress: running %d stressor(s) for %lld s (runner %d)\n", o->sel.nr,
-		       (long long)o->duration_ms / 1000, (int)mmf_stress_pid(run));
+		printf("stress: running %d stressor(s) for %lld s, seed %llu (runner %d)\n",
+		       o->sel.nr, (long long)o->duration_ms / 1000, (unsigned long long)o->seed,
+		       (int)mmf_stress_pid(run));
 		fflush(stdout);
 		for (t0 = now_ns(); !stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms;)
 			usleep(50 * 1000);

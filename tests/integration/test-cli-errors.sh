@@ -7,7 +7,7 @@ expect_error 'bad.mmf: line 2: madvise: bad advice' "$MMFUZZ" exec --native "$TM
 expect_error 'No such file' "$MMFUZZ" exec --native "$TMP/missing.mmf"
 expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
 expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
-expect_error 'bad duration' "$MMFUZZ" fuzz --native --duration soon
+expect_error "fuzz: --duration 'soon' is not a duration" "$MMFUZZ" fuzz --native --duration soon
 expect_error 'unknown command' "$MMFUZZ" frobnicate
 # repro: where to run, a crash without programs, a malformed saved program.
 mkdir -p "$TMP/bug" && echo 'WARNING in foo' >"$TMP/bug/title"
