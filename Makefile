@@ -25,6 +25,9 @@ LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/obj/%.o)
 CMD_OBJ	:= $(CMD_SRC:%.c=$(O)/obj/%.o)
 SLIB_OBJ := $(LIB_SRC:%.c=$(O)/san/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+# Self-fuzzing harnesses tests/fuzz/fuzz-NAME.c (see Self-fuzzing below).
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BIN := $(FUZZ_NAMES:%=$(O)/fuzz/fuzz-%)
 
 all: $(O)/mmfuzz
 
@@ -80,8 +83,9 @@ $(O)/bench/%: bench/%.c $(O)/libmmfuzz.a
 	@mkdir -p $(dir $@)
 	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
 
-unit: $(UNIT_BIN)
-	@scripts/run-tests.sh unit $(UNIT_BIN)
+# The fuzz-NAME binaries replay tests/fuzz/regress/NAME/ (see Self-fuzzing).
+unit: $(UNIT_BIN) $(FUZZ_BIN)
+	@scripts/run-tests.sh unit $(UNIT_BIN) $(FUZZ_BIN)
 
 integration: all
 	@scripts/run-tests.sh integration tests/integration/test-*.sh
@@ -106,6 +110,47 @@ fuzz: all
 
 fuzz-native: all
 	$(O)/mmfuzz fuzz --native --duration $(DURATION) --out $(OUT)
+
+# Self-fuzzing: mmfuzz's own parsers under AFL++ (tests/fuzz/fuzz-NAME.c,
+# one harness each). fuzz-self builds them with afl-clang-fast and
+# ASan/UBSan, the library too, into $(O)/afl/ and runs each for DURATION,
+# two at a time (scripts/fuzz-self.sh); it fails on any crash or hang. The
+# AFL build keeps the warnings but not -Werror: clang warns where gcc does
+# not (and on calls.c's positional initializers, which are fine), and
+# gcc's -Werror build is the one that gates. $(O)/fuzz/fuzz-NAME, built
+# with $(CC), replays tests/fuzz/regress/NAME/ in make unit.
+AFL_CC	?= afl-clang-fast
+AFL_CFLAGS := -std=gnu11 $(filter-out -Werror,$(WARN)) -Wno-missing-field-initializers \
+	-D_GNU_SOURCE -Ifuzzers -I. -pthread -O1 -g $(SAN)
+FUZZ_DEPS := tests/fuzz/harness.c $(wildcard tests/fuzz/*.h)
+AFL_BIN	:= $(FUZZ_NAMES:%=$(O)/afl/fuzz-%) $(O)/afl/seed-tool
+AFL_LIB_OBJ := $(LIB_SRC:%.c=$(O)/afl/obj/%.o)
+
+$(O)/afl/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/afl/libmmfuzz.a: $(AFL_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/afl/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_DEPS) $(O)/afl/libmmfuzz.a
+	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -DFUZZ_TARGET='"$*"' -Itests/fuzz -o $@ \
+		$< tests/fuzz/harness.c $(O)/afl/libmmfuzz.a $(LDLIBS)
+
+$(O)/afl/seed-tool: tests/fuzz/seed-tool.c $(O)/afl/libmmfuzz.a
+	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_DEPS) $(O)/libmmfuzz-san.a
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) $(SAN) -DFUZZ_TARGET='"$*"' -Itests/fuzz -o $@ \
+		$< tests/fuzz/harness.c $(O)/libmmfuzz-san.a $(LDLIBS)
+
+afl: $(AFL_BIN)
+
+fuzz-self: afl
+	@scripts/fuzz-self.sh $(O) $(DURATION)
+.PHONY: afl fuzz-self
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
 # linux-source-6.12). See README.md, "Kernels".

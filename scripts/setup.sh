@@ -13,6 +13,7 @@ pkgs=(
 	python3		# test helpers
 	stress-ng	# the stressng stressor (and, opt-in, x86_64 guests)
 	chromium	# renders the triage HTML page in a test (headless)
+	afl++		# make fuzz-self: afl-fuzz and afl-clang-fast (clang) fuzz our parsers
 	# fuzzing kernels (make kernel) and booting them under QEMU
 	bc bison flex libelf-dev libssl-dev cpio xz-utils	# kernel build
 	linux-source-6.12	# the source make kernel builds without KSRC

@@ -104,7 +104,8 @@ static const char *kernel_text(const char *l, const char *end, double *t, char c
 	if (!p)
 		return NULL;
 	*t = strtod(p + 1, &after);
-	if (after == p + 1 || *after != ']')
+	/* strtod() skips blanks, newlines too: the stamp must end in this line */
+	if (after == p + 1 || after >= end || *after != ']')
 		return NULL;
 	p = after + 1;
 	q = p < end && *p == '[' ? memchr(p, ']', MIN(end - p, 16)) : NULL;

@@ -372,7 +372,8 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 		ps.end = nl ? nl : l + strlen(l);
 		l = nl ? nl + 1 : ps.end;
 		ps.line++;
-		if (ps.end > ps.p && ps.end[-1] == '\r')
+		/* CRLF, or worse: a comment keeping a '\r' would lose it when printed. */
+		while (ps.end > ps.p && ps.end[-1] == '\r')
 			ps.end--;
 		skip_ws(&ps);
 		if (ps.p == ps.end)
