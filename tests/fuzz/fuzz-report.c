@@ -84,7 +84,7 @@ void fuzz_one(const uint8_t *buf, size_t len)
 			   len);
 		FUZZ_CHECK(!r[i].start || buf[r[i].start - 1] == '\n',
 			   "report %d: start %zu is no line's start", i, r[i].start);
-		/* first first */
+		/* in the order of the log */
 		FUZZ_CHECK(!i || r[i - 1].start <= r[i].start,
 			   "report %d starts at %zu, before report %d at %zu", i, r[i].start,
 			   i - 1, r[i - 1].start);
