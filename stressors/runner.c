@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stressors/canary.h"
 #include "stressors/sampler.h"
 #include "stressors/stressor.h"
 #include "sys/sysfs.h"
@@ -38,6 +39,7 @@
 /* Shared with the runner (MAP_SHARED): the heartbeat, the end's report. */
 struct shared {
 	atomic_ullong beat_ns;	/* the fuzzer's last program; 0: no fuzzer */
+	atomic_uint reports;	/* findings of the stressors */
 	struct counts {
 		atomic_ullong steps, expected, failed;
 		char last[200];
@@ -75,7 +77,21 @@ struct worker {
 	struct mmf_stress_ctx *c;
 	struct counts *n;
 	atomic_ullong *beat_ns;
+	bool zap;	/* test hook MMFUZZ_CANARY_ZAP: lose a canary page once */
 };
+
+/* Reports come from several threads; the store's locks are per process. */
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shared *runner_sh;	/* the runner's, to count reports in */
+
+void mmf_stress_report(struct mmf_stress_ctx *c, const char *title, const char *body)
+{
+	pthread_mutex_lock(&report_lock);
+	c->t->report(c->t->report_arg, title, body);
+	if (runner_sh)
+		atomic_fetch_add(&runner_sh->reports, 1);
+	pthread_mutex_unlock(&report_lock);
+}
 
 static bool fuzzer_idle(atomic_ullong *beat_ns)
 {
@@ -87,7 +103,12 @@ static bool fuzzer_idle(atomic_ullong *beat_ns)
 static void *stress_thread(void *arg)
 {
 	struct worker *w = arg;
+	struct mmf_canary canary;
+	struct strbuf body;
+	char title[128];
 
+	mmf_canary_init(&canary, mmf_rand64(&w->c->rnd));
+	sb_init(&body);
 	while (!atomic_load(&stopping)) {
 		int r;
 
@@ -96,6 +117,11 @@ static void *stress_thread(void *arg)
 			continue;
 		}
 		r = w->c->info->step(w->c);
+		if (mmf_canary_check(&canary, title, sizeof(title), &body))
+			mmf_stress_report(w->c, title, body.buf);
+		body.len = 0;
+		if (w->zap && canary.checks == 1)
+			mmf_canary_zap(&canary);
 
 		atomic_fetch_add(&w->n->steps, 1);
 		if (r < 0 && mmf_stress_expected(r)) {
@@ -106,6 +132,8 @@ static void *stress_thread(void *arg)
 		}
 		nap(w->c->info->period_ms);
 	}
+	sb_free(&body);
+	mmf_canary_free(&canary);
 	return NULL;
 }
 
@@ -144,12 +172,14 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 
 	die_with_parent(parent, SIGKILL, 0);
 	prctl(PR_SET_NAME, "mmfuzz-stress");
+	runner_sh = r->sh;
 	/* The fuzzer's programs come first; the threads inherit this. */
 	setpriority(PRIO_PROCESS, 0, 10);
 	if (!pthread_create(&th[nth], NULL, sample_thread, r))
 		nth++;
 	for (int i = 0; i < r->nr; i++) {
-		w[i] = (struct worker){ &r->ctx[i], &r->sh->n[i], &r->sh->beat_ns };
+		w[i] = (struct worker){ &r->ctx[i], &r->sh->n[i], &r->sh->beat_ns,
+					.zap = !i && getenv("MMFUZZ_CANARY_ZAP") };
 		if (!pthread_create(&th[nth], NULL, stress_thread, &w[i]))
 			nth++;
 	}
@@ -220,6 +250,11 @@ void mmf_stress_beat(struct mmf_stress_run *r)
 pid_t mmf_stress_pid(const struct mmf_stress_run *r)
 {
 	return r->pid;
+}
+
+unsigned int mmf_stress_reports(const struct mmf_stress_run *r)
+{
+	return r->sh ? atomic_load(&r->sh->reports) : 0;
 }
 
 static void wait_runner(pid_t pid)

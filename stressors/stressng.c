@@ -244,7 +244,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 	else if (waitpid(pid, &st, 0) < 0)
 		ret = mmf_sys_fail(errno, "stress-ng: wait");
 	else if (out.buf && mmf_stressng_title(out.buf, title, sizeof(title)))
-		c->t->report(c->t->report_arg, title, out.buf);
+		mmf_stress_report(c, title, out.buf);
 	else if (WEXITSTATUS(st) == 1)
 		ret = mmf_sys_fail(EINVAL, "stress-ng %s: usage error (exit status 1)", prof[0]);
 	sb_free(&out);

@@ -114,6 +114,8 @@ int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_t
 void mmf_stress_beat(struct mmf_stress_run *r);
 /* The runner's pid (to kill it in tests), -1 when it has ended. */
 pid_t mmf_stress_pid(const struct mmf_stress_run *r);
+/* The stressors' findings so far (mmf_stress_report). */
+unsigned int mmf_stress_reports(const struct mmf_stress_run *r);
 /*
  * Stop the runner, tear the stressors down, print one line per stressor
  * (steps, errors, last error) and the sampler's summary to stdout.
@@ -122,6 +124,8 @@ void mmf_stress_stop(struct mmf_stress_run *r);
 
 /* For a step that blocks long (stress-ng): the run is ending, return soon. */
 bool mmf_stress_stopping(void);
+/* A finding of a stressor thread: through the target's report, one at a time. */
+void mmf_stress_report(struct mmf_stress_ctx *c, const char *title, const char *body);
 
 /* Tolerated errors: what a kernel under memory pressure answers. */
 bool mmf_stress_expected(int err);

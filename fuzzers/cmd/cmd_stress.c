@@ -8,6 +8,7 @@
 
 #include "cmd/cmds.h"
 #include "fuzz/stress.h"
+#include "store/tally.h"
 #include "util/util.h"
 
 int cmd_stress(int argc, char **argv)
@@ -35,10 +36,13 @@ int cmd_stress(int argc, char **argv)
 		.synopsis = "NAME[:KEY=N...][,NAME...] [options]   (or 'all')\n"
 			    "       mmfuzz stress --list",
 		.tables = tables, .max_args = 1,
+		.epilog = "A stressor's finding (stress-ng's failures, a changed heap canary) is\n"
+			  "saved in OUT/crashes.\n"
+			  "exit status: 0 clean, 3 a stressor reported a finding, 1 error, 2 usage\n",
 	};
 	struct strbuf sb;
 	char err[256];
-	int i = mmf_opts_parse(&spec, argc, argv);
+	int rc, i = mmf_opts_parse(&spec, argc, argv);
 
 	if (list) {
 		sb_init(&sb);
@@ -58,5 +62,6 @@ int cmd_stress(int argc, char **argv)
 		die("stress: stressors change swap, cgroups and sysfs knobs: run as root");
 	if (mkdir_p(o.out, 0755))
 		die("stress: cannot create output directory %s: %s", o.out, strerror(errno));
-	return mmf_stress_standalone(&o) ? 1 : 0;
+	rc = mmf_stress_standalone(&o);
+	return rc < 0 ? MMF_EXIT_ERROR : rc ? MMF_EXIT_FOUND : MMF_EXIT_CLEAN;
 }

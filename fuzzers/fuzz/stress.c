@@ -51,6 +51,7 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 	char err[512];
 	pid_t hog = 0;
 	int rc = 0;
+	bool found = false;
 
 	if (mmf_env_setup(&o->env, &env, err, sizeof(err))) {
 		warnx_("stress: %s", err);
@@ -78,10 +79,11 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 		fflush(stdout);
 		for (t0 = now_ns(); !stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms;)
 			usleep(50 * 1000);
+		found = mmf_stress_reports(run) > 0;
 		mmf_stress_stop(run);
 	}
 	mmf_hog_stop(hog);
 	if (mmf_env_teardown(&env))
 		rc = -1;
-	return rc;
+	return rc ? rc : found;
 }

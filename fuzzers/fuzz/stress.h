@@ -23,7 +23,7 @@ struct mmf_stress_cmd_opts {
 /*
  * Set up the environment, start the workload and the stressors, run for the
  * duration (or until SIGINT/SIGTERM), print the summary, undo everything.
- * 0, or -1 with a message printed.
+ * 0, 1 when a stressor reported a finding, or -1 with a message printed.
  */
 int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o);
 

@@ -49,6 +49,17 @@ out=$(delta "$S" vmstat.pswpout)
 echo "reclaim: pswpout +$out"
 [ "$out" -gt 0 ] || fail "reclaim: process_madvise paged nothing out"
 
+# The runner's heap canary: a page of it dropped behind its back (the test
+# hook does what a kernel losing the page would) is a saved report.
+rc=0
+MMFUZZ_CANARY_ZAP=1 "$MMFUZZ" stress memcg --duration 3s --out "$TMP/canary" --swap-size 64 \
+	>"$TMP/canary.log" 2>&1 || rc=$?
+[ $rc -eq 3 ] || fail "stress with a zapped canary: exit $rc, not 3: $(cat "$TMP/canary.log")"
+grep -q "^REPORT: DATA CORRUPTION: zeroed words in the stress runner's heap (in " \
+	"$TMP/canary.log" || fail "canary: $(cat "$TMP/canary.log")"
+grep -q '^pagemap: ' "$TMP"/canary/crashes/DATA_CORRUPTION*/report.0 ||
+	fail "canary: the report lacks the page's pagemap entry"
+
 # The cycler: some device leaves /proc/swaps during the run; all are back.
 stress swap:hold=2500 5
 python3 - "$S" <<'PY' || fail "swap: /proc/swaps never changed"
