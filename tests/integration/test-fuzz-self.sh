@@ -31,6 +31,10 @@ for n in "${names[@]}"; do
 	grep -q "^$n " "$TMP/out" || fail "$n: not in the summary"
 done
 grep -q '^fuzz-self: nothing found$' "$TMP/out" || fail "no 'nothing found' line"
+for n in "${names[@]}"; do
+	echo "INFO: $n: $(stat "$n" execs_per_sec) execs/s, $(stat "$n" execs_done) execs," \
+		"corpus $(stat "$n" corpus_count), no crash, no hang"
+done
 # fuzz-meta's bug directories are gone with the run.
 [ "$(ls -d /dev/shm/mmfuzz-fuzz* 2>/dev/null || true)" = "$shm_before" ] ||
 	fail "left in /dev/shm: $(ls -d /dev/shm/mmfuzz-fuzz*)"
