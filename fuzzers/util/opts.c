@@ -177,9 +177,11 @@ static void apply(const struct mmf_cmd_spec *s, const struct mmf_opt *o, const c
 	case MMF_OPT_MS:
 		ms = parse_duration_ms(arg);
 		if (ms < 0 || ms < o->lo) {
-			fmt_ms(err, sizeof(err), o->lo);
-			snprintf(why, sizeof(why), "is not a duration of %s or more (e.g. 500ms, 30s, 10m, 2h)",
-				 err);
+			char least[32];
+
+			fmt_ms(least, sizeof(least), o->lo);
+			snprintf(why, sizeof(why), "is not a duration of at least %s (e.g. 90s, 10m, 2h)",
+				 least);
 			bad_value(s, o, arg, why);
 		}
 		*(int64_t *)o->dst = ms;
