@@ -146,148 +146,33 @@ SET(mmf_mpol_set, "mpol",
 SET(mmf_mbind_set, "mbind",
 	{ "MPOL_MF_STRICT", 0x1 }, { "MPOL_MF_MOVE", 0x2 }, { "MPOL_MF_MOVE_ALL", 0x4 });
 
-#define MAP(n)		{ n, MMF_ARG_MAP }
-#define PAGE(n)		{ n, MMF_ARG_PAGE }
-#define NPAGES(n)	{ n, MMF_ARG_NPAGES }
-#define FLAGS(n, s)	{ n, MMF_ARG_FLAGS, &(s) }
-#define ENUM(n, s)	{ n, MMF_ARG_ENUM, &(s) }
+/* The argument descriptors of calls.def. */
+#define ARG(n, t)	{ .name = n, .type = MMF_ARG_##t }
+#define MAP(n)		ARG(n, MAP)
+#define PAGE(n)		ARG(n, PAGE)
+#define NPAGES(n)	ARG(n, NPAGES)
+#define FILESLOT(n)	ARG(n, FILE)
+#define TARGET(n)	ARG(n, TARGET)
+#define TAG(n)		ARG(n, TAG)
+#define SWAP(n)		ARG(n, SWAP)
+#define CHILD(n)	ARG(n, CHILD)
+#define BACKING(n)	ARG(n, BACKING)
+#define INT(n, lo, hi)	{ .name = n, .type = MMF_ARG_INT, .min = lo, .max = hi }
+#define FLAGS(n, s)	{ .name = n, .type = MMF_ARG_FLAGS, .set = &(s) }
+#define ENUM(n, s)	{ .name = n, .type = MMF_ARG_ENUM, .set = &(s) }
 #define RANGE		MAP("map"), PAGE("page"), NPAGES("npages")
 
+/* The number of argument descriptors in a list of them. */
+#define NARGS(...)	((int)(sizeof((struct mmf_arg_desc[]){ __VA_ARGS__ }) /	\
+			       sizeof(struct mmf_arg_desc)))
+
 const struct mmf_call_desc mmf_calls[MMF_NR_CALLS] = {
-	[MMF_MMAP] = { "mmap", 7, { RANGE, { "backing", MMF_ARG_BACKING },
-		FLAGS("prot", mmf_prot_set),
-		ENUM("share", mmf_share_set), FLAGS("flags", mmf_mmap_set) },
-		MMF_CALL_DEFINES | MMF_CALL_RANGE, .weight = 10 },
-	[MMF_MUNMAP] = { "munmap", 3, { RANGE }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_MREMAP] = { "mremap", 7, { RANGE, MAP("new_map"),
-		PAGE("new_page"), NPAGES("new_npages"),
-		FLAGS("flags", mmf_mremap_set) }, MMF_CALL_RANGE, .weight = 4 },
-	[MMF_MPROTECT] = { "mprotect", 4, { RANGE,
-		FLAGS("prot", mmf_prot_set) }, MMF_CALL_RANGE, .weight = 4 },
-	[MMF_MADVISE] = { "madvise", 4, { RANGE, ENUM("advice", mmf_madv_set) },
-		MMF_CALL_RANGE | MMF_CALL_SWAPCHECK, .weight = 24 },
-	[MMF_PROCESS_MADVISE] = { "process_madvise", 5, { RANGE,
-		{ "target", MMF_ARG_TARGET }, ENUM("advice", mmf_pmadv_set) },
-		MMF_CALL_RANGE | MMF_CALL_SWAPCHECK, .weight = 6 },
-	[MMF_MLOCK] = { "mlock", 3, { RANGE }, MMF_CALL_RANGE, .weight = 4 },
-	[MMF_MLOCK2] = { "mlock2", 4, { RANGE,
-		FLAGS("flags", mmf_mlock2_set) }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_MUNLOCK] = { "munlock", 3, { RANGE }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_MLOCKALL] = { "mlockall", 1, { FLAGS("flags", mmf_mlockall_set) },
-		MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_MUNLOCKALL] = { "munlockall", 0, { }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_WRITE] = { "write", 4, { RANGE, { "tag", MMF_ARG_TAG } },
-		MMF_CALL_RANGE, .weight = 16 },
-	[MMF_READ] = { "read", 3, { RANGE }, MMF_CALL_RANGE, .weight = 12 },
-	[MMF_MINCORE] = { "mincore", 3, { RANGE }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_MSYNC] = { "msync", 4, { RANGE, FLAGS("flags", mmf_msync_set) },
-		MMF_CALL_RANGE, .weight = 1 },
-	[MMF_MEMFD] = { "memfd", 2, { { "file", MMF_ARG_FILE },
-		NPAGES("npages") }, MMF_CALL_DEFINES, .weight = 2 },
-	[MMF_TMPFILE] = { "tmpfile", 2, { { "file", MMF_ARG_FILE },
-		NPAGES("npages") }, MMF_CALL_DEFINES, .weight = 1 },
-	[MMF_SWAPOFF] = { "swapoff", 1, { { "swap", MMF_ARG_SWAP } },
-		MMF_CALL_GLOBAL | MMF_CALL_SWAPCHECK, .weight = 1 },
-	[MMF_SWAPON] = { "swapon", 3, { { "swap", MMF_ARG_SWAP },
-		{ "prio", MMF_ARG_INT, .min = -1, .max = 100 },
-		FLAGS("flags", mmf_swapon_set) }, MMF_CALL_GLOBAL, .weight = 1 },
-	/* issue 7 track B: userfaultfd; one uffd per process, made lazily. */
-	[MMF_UFFD_CREATE] = { "uffd_create", 2, { ENUM("via", mmf_uffd_via_set),
-		FLAGS("features", mmf_uffd_features_set) }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_UFFD_REGISTER] = { "uffd_register", 4, { RANGE,
-		FLAGS("mode", mmf_uffd_register_set) }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_UFFD_UNREGISTER] = { "uffd_unregister", 3, { RANGE }, MMF_CALL_RANGE, .weight = 1 },
-	[MMF_UFFD_COPY] = { "uffd_copy", 5, { RANGE, { "tag", MMF_ARG_TAG },
-		FLAGS("mode", mmf_uffd_copy_set) }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_UFFD_ZEROPAGE] = { "uffd_zeropage", 4, { RANGE,
-		FLAGS("mode", mmf_uffd_dontwake_set) }, MMF_CALL_RANGE, .weight = 1 },
-	[MMF_UFFD_WRITEPROTECT] = { "uffd_writeprotect", 4, { RANGE,
-		FLAGS("mode", mmf_uffd_wp_set) }, MMF_CALL_RANGE | MMF_CALL_SWAPCHECK,
-		.weight = 2 },
-	[MMF_UFFD_CONTINUE] = { "uffd_continue", 4, { RANGE,
-		FLAGS("mode", mmf_uffd_continue_set) }, MMF_CALL_RANGE, .weight = 1 },
-	[MMF_UFFD_POISON] = { "uffd_poison", 4, { RANGE,
-		FLAGS("mode", mmf_uffd_dontwake_set) }, MMF_CALL_RANGE, .weight = 1 },
-	[MMF_UFFD_MOVE] = { "uffd_move", 6, { RANGE, MAP("src_map"), PAGE("src_page"),
-		FLAGS("mode", mmf_uffd_move_set) }, MMF_CALL_RANGE | MMF_CALL_SWAPCHECK,
-		.weight = 1 },
-	/* track A: pins. The pipe is the process's own, made on first use. */
-	[MMF_VMSPLICE] = { "vmsplice", 4, { RANGE,
-		{ "pipe", MMF_ARG_INT, .min = 0, .max = MMF_NR_PIPES - 1 } },
-		MMF_CALL_RANGE, .weight = 3 },
-	[MMF_PIPE_READ] = { "pipe_read", 2, {
-		{ "pipe", MMF_ARG_INT, .min = 0, .max = MMF_NR_PIPES - 1 },
-		NPAGES("npages") }, 0, .weight = 2 },
-	[MMF_URING_REGISTER] = { "uring_register", 3, { RANGE }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_URING_READ_FIXED] = { "uring_read_fixed", 5, { RANGE,
-		{ "file", MMF_ARG_FILE }, PAGE("file_page") }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_URING_WRITE_FIXED] = { "uring_write_fixed", 5, { RANGE,
-		{ "file", MMF_ARG_FILE }, PAGE("file_page") }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_DIO_FILE] = { "dio_file", 2, { { "file", MMF_ARG_FILE },
-		NPAGES("npages") }, MMF_CALL_DEFINES, .weight = 1 },
-	[MMF_DIO_READ] = { "dio_read", 5, { RANGE, { "file", MMF_ARG_FILE },
-		PAGE("file_page") }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_DIO_WRITE] = { "dio_write", 5, { RANGE, { "file", MMF_ARG_FILE },
-		PAGE("file_page") }, MMF_CALL_RANGE, .weight = 2 },
-	[MMF_PROCESS_VM_READV] = { "process_vm_readv", 6, { RANGE,
-		{ "target", MMF_ARG_TARGET }, MAP("remote_map"), PAGE("remote_page") },
-		MMF_CALL_RANGE, .weight = 2 },
-	[MMF_PROCESS_VM_WRITEV] = { "process_vm_writev", 6, { RANGE,
-		{ "target", MMF_ARG_TARGET }, MAP("remote_map"), PAGE("remote_page") },
-		MMF_CALL_RANGE, .weight = 2 },
-	/* Track C: cgroups, shmem and files, special mappings, KSM, mTHP. */
-	[MMF_CG_MOVE] = { "cg_move", 2, { { "target", MMF_ARG_TARGET },
-		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 } },
-		MMF_CALL_GLOBAL, .weight = 2 },
-	[MMF_CG_LIMIT] = { "cg_limit", 3, {
-		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 },
-		ENUM("knob", mmf_cgknob_set),
-		{ "mib", MMF_ARG_INT, .min = 0, .max = 64 } },
-		MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_CG_RECLAIM] = { "cg_reclaim", 2, {
-		{ "cgroup", MMF_ARG_INT, .min = 0, .max = MMF_NR_CGROUPS - 1 },
-		NPAGES("npages") }, MMF_CALL_GLOBAL, .weight = 2 },
-	[MMF_MEMFD_CREATE] = { "memfd_create", 3, { { "file", MMF_ARG_FILE },
-		NPAGES("npages"), FLAGS("flags", mmf_memfd_set) },
-		MMF_CALL_DEFINES, .weight = 2 },
-	[MMF_MEMFD_SECRET] = { "memfd_secret", 2, { { "file", MMF_ARG_FILE },
-		NPAGES("npages") }, MMF_CALL_DEFINES, .weight = 1 },
-	[MMF_DEVZERO] = { "devzero", 1, { { "file", MMF_ARG_FILE } },
-		MMF_CALL_DEFINES, .weight = 1 },
-	[MMF_MEMFD_SEAL] = { "memfd_seal", 2, { { "file", MMF_ARG_FILE },
-		FLAGS("seals", mmf_seal_set) }, 0, .weight = 1 },
-	[MMF_FALLOCATE] = { "fallocate", 4, { { "file", MMF_ARG_FILE },
-		PAGE("page"), NPAGES("npages"), ENUM("mode", mmf_falloc_set) },
-		0, .weight = 3 },
-	[MMF_FTRUNCATE] = { "ftruncate", 2, { { "file", MMF_ARG_FILE },
-		NPAGES("npages") }, 0, .weight = 2 },
-	[MMF_PWRITE] = { "pwrite", 4, { { "file", MMF_ARG_FILE }, PAGE("page"),
-		NPAGES("npages"), { "tag", MMF_ARG_TAG } }, 0, .weight = 3 },
-	[MMF_PREAD] = { "pread", 3, { { "file", MMF_ARG_FILE }, PAGE("page"),
-		NPAGES("npages") }, 0, .weight = 3 },
-	[MMF_SPECIAL_MAP] = { "special_map", 4, { RANGE,
-		ENUM("kind", mmf_special_set) }, MMF_CALL_RANGE, .weight = 1 },
-	[MMF_PRCTL_MERGE] = { "prctl_merge", 1, {
-		{ "on", MMF_ARG_INT, .min = 0, .max = 1 } }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_KSM_WAIT] = { "ksm_wait", 1, {
-		{ "scans", MMF_ARG_INT, .min = 1, .max = 2 } }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_THP_KNOB] = { "thp_knob", 2, { ENUM("knob", mmf_thpknob_set),
-		ENUM("value", mmf_thpval_set) }, MMF_CALL_GLOBAL, .weight = 1 },
-	/* track D: placement. A node is 0 or 1 (-1: an empty node mask); a
-	 * machine with one node gives EINVAL or ENODEV for node 1.
-	 */
-	[MMF_MBIND] = { "mbind", 6, { RANGE, ENUM("mode", mmf_mpol_set),
-		{ "node", MMF_ARG_INT, .min = -1, .max = 1 },
-		FLAGS("flags", mmf_mbind_set) }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_MOVE_PAGES] = { "move_pages", 5, { RANGE, { "target", MMF_ARG_TARGET },
-		{ "node", MMF_ARG_INT, .min = -1, .max = 1 } }, MMF_CALL_RANGE, .weight = 3 },
-	[MMF_MIGRATE_PAGES] = { "migrate_pages", 3, { { "target", MMF_ARG_TARGET },
-		{ "from", MMF_ARG_INT, .min = 0, .max = 1 },
-		{ "to", MMF_ARG_INT, .min = 0, .max = 1 } }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_COMPACT] = { "compact_memory", 0, { }, MMF_CALL_GLOBAL, .weight = 1 },
-	[MMF_FORK] = { "fork", 1, { { "child", MMF_ARG_CHILD } },
-		MMF_CALL_DEFINES, MMF_BLOCK_FORK, .weight = 3 },
-	[MMF_THREAD] = { "thread", 0, { }, 0, MMF_BLOCK_THREAD, .weight = 3 },
-	[MMF_END] = { "}", 0, { }, 0, MMF_BLOCK_END, .weight = 0 },
-	[MMF_JOIN] = { "join", 0, { }, 0, MMF_BLOCK_JOIN, .weight = 1 },
+#define MMF_CALL(id, fn, family, name, flags, weight, ...)			\
+	[MMF_##id] = { name, NARGS(__VA_ARGS__), { __VA_ARGS__ }, flags,		\
+		       MMF_BLOCK_NONE, weight },
+#define MMF_BLOCK(id, fn, name, kind, flags, weight, ...)			\
+	[MMF_##id] = { name, NARGS(__VA_ARGS__), { __VA_ARGS__ }, flags, kind, weight },
+#include "model/calls.def"
+#undef MMF_CALL
+#undef MMF_BLOCK
 };

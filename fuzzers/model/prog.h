@@ -89,6 +89,9 @@ enum mmf_block {
 #define MMF_CALL_SWAPCHECK	0x2	/* executor samples pagemap after it */
 #define MMF_CALL_GLOBAL		0x4	/* affects the whole process/system */
 #define MMF_CALL_RANGE		0x8	/* args 0..2 are map, page, npages */
+#define MMF_CALL_ADVICE		0x10	/* the last arg is an advice: part of its name */
+#define MMF_CALL_LOCKS		0x20	/* changes what is mlocked */
+#define MMF_CALL_MOVES		0x40	/* moves pages to a second range of its args */
 
 struct mmf_call_desc {
 	const char *name;
@@ -99,73 +102,13 @@ struct mmf_call_desc {
 	int weight;		/* relative frequency in generation */
 };
 
-/* Call ids are indexes into mmf_calls[]. */
+/* Call ids are indexes into mmf_calls[], in the order of calls.def. */
 enum mmf_call_id {
-	MMF_MMAP,
-	MMF_MUNMAP,
-	MMF_MREMAP,
-	MMF_MPROTECT,
-	MMF_MADVISE,
-	MMF_PROCESS_MADVISE,
-	MMF_MLOCK,
-	MMF_MLOCK2,
-	MMF_MUNLOCK,
-	MMF_MLOCKALL,
-	MMF_MUNLOCKALL,
-	MMF_WRITE,
-	MMF_READ,
-	MMF_MINCORE,
-	MMF_MSYNC,
-	MMF_MEMFD,
-	MMF_TMPFILE,
-	MMF_SWAPOFF,
-	MMF_SWAPON,
-	/* issue 7 track B: userfaultfd (exec/uffd.c, oracle/shadow_uffd.c) */
-	MMF_UFFD_CREATE,
-	MMF_UFFD_REGISTER,
-	MMF_UFFD_UNREGISTER,
-	MMF_UFFD_COPY,
-	MMF_UFFD_ZEROPAGE,
-	MMF_UFFD_WRITEPROTECT,
-	MMF_UFFD_CONTINUE,
-	MMF_UFFD_POISON,
-	MMF_UFFD_MOVE,
-	/* track A: pins (vmsplice, io_uring fixed buffers, O_DIRECT, process_vm) */
-	MMF_VMSPLICE,
-	MMF_PIPE_READ,
-	MMF_URING_REGISTER,
-	MMF_URING_READ_FIXED,
-	MMF_URING_WRITE_FIXED,
-	MMF_DIO_FILE,
-	MMF_DIO_READ,
-	MMF_DIO_WRITE,
-	MMF_PROCESS_VM_READV,
-	MMF_PROCESS_VM_WRITEV,
-	/* Track C: memory cgroups, shmem and files, special mappings, KSM, mTHP. */
-	MMF_CG_MOVE,
-	MMF_CG_LIMIT,
-	MMF_CG_RECLAIM,
-	MMF_MEMFD_CREATE,
-	MMF_MEMFD_SECRET,
-	MMF_DEVZERO,
-	MMF_MEMFD_SEAL,
-	MMF_FALLOCATE,
-	MMF_FTRUNCATE,
-	MMF_PWRITE,
-	MMF_PREAD,
-	MMF_SPECIAL_MAP,
-	MMF_PRCTL_MERGE,
-	MMF_KSM_WAIT,
-	MMF_THP_KNOB,
-	/* track D: placement (NUMA policy, migration, compaction) */
-	MMF_MBIND,
-	MMF_MOVE_PAGES,
-	MMF_MIGRATE_PAGES,
-	MMF_COMPACT,
-	MMF_FORK,
-	MMF_THREAD,
-	MMF_END,
-	MMF_JOIN,
+#define MMF_CALL(id, ...)	MMF_##id,
+#define MMF_BLOCK(id, ...)	MMF_##id,
+#include "model/calls.def"
+#undef MMF_CALL
+#undef MMF_BLOCK
 	MMF_NR_CALLS
 };
 
