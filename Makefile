@@ -1,6 +1,7 @@
 # mmfuzz: one multi-command binary, build/mmfuzz.
 #
-# Every .c under fuzzers/<layer>/ and stressors/ goes into libmmfuzz.a except
+# Every .c under fuzzers/<layer>/ (and one directory below it, a layer's
+# per-family files) and stressors/ goes into libmmfuzz.a except
 # fuzzers/cmd/, which is the command front end. Unit tests are
 # tests/unit/test-*.c, one binary each, built with ASan/UBSan.
 
@@ -15,8 +16,10 @@ MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -I. -pthread $(CFLAGS)
 LDLIBS	:= -pthread -lm
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LAYERS	:= util model report oracle sys store exec repro symbolize bench fuzz vm campaign validate
-LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c)) $(wildcard stressors/*.c)
+LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
+	   validate
+LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c fuzzers/$(l)/*/*.c)) \
+	   $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 BENCH_SRC := $(wildcard bench/*.c)

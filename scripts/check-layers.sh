@@ -9,25 +9,27 @@ declare -A allowed=(
 	[model]="model util"
 	[report]="report util"
 	[oracle]="oracle model report util"
+	[csource]="csource oracle model util"
 	[sys]="sys util"
 	[store]="store report util"
 	[exec]="exec oracle model util"
 	[repro]="repro model util"
 	[symbolize]="symbolize report util"
-	[fuzz]="fuzz exec repro bench oracle model sys store report symbolize util stressors"
+	[fuzz]="fuzz csource exec repro bench oracle model sys store report symbolize util stressors"
 	[vm]="vm util"
 	[campaign]="campaign vm store report symbolize repro model util"
 	[stressors]="stressors sys util"
 	[bench]="bench sys util"
 	[validate]="validate campaign bench vm store report repro model util"
-	[cmd]="cmd validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
+	[cmd]="cmd csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
 bad=0
-for f in fuzzers/*/*.[ch] stressors/*.[ch]; do
+for f in fuzzers/*/*.[ch] fuzzers/*/*/*.[ch] stressors/*.[ch]; do
 	[ -e "$f" ] || continue
-	layer=$(basename "$(dirname "$f")")
-	[ "$layer" = fuzzers ] && continue
+	layer=${f#fuzzers/}
+	layer=${layer%%/*}
+	[ "${f#stressors/}" = "$f" ] || layer=stressors
 	while read -r inc; do
 		dep=${inc%%/*}
 		case " ${allowed[$layer]:-} " in
