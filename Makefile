@@ -13,7 +13,7 @@ O	?= build
 WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS	?= -O2 -g
 MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -I. -pthread $(CFLAGS)
-LDLIBS	:= -pthread -lm
+LDLIBS	:= -luring -pthread -lm
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \

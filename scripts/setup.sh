@@ -21,6 +21,7 @@ pkgs=(
 	qemu-system-x86 qemu-system-arm	# guests (TCG when there is no KVM)
 	busybox-static		# the test guest's initramfs
 	libc6-dev-arm64-cross	# the static mmfuzz of arm64 guests
+	liburing-dev liburing-dev:arm64	# io_uring, in both arches' static builds
 )
 
 # arm64 guests: Debian's arm64 kernel and busybox-static:arm64 are fetched
