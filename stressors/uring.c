@@ -21,7 +21,8 @@
 
 #define ENTRIES	32
 
-enum { OPT_AREA, OPT_BATCH };
+enum { OPT_AREA, OPT_BATCH, OPT_OPS };
+enum { OP_MADVISE = 1, OP_READ = 2, OP_WRITE = 4 };
 
 struct ring {
 	struct io_uring uring;
@@ -86,7 +87,16 @@ static void prep(struct mmf_stress_ctx *c, struct ring *r, struct io_uring_sqe *
 	char *addr = r->area + first * r->pg;
 	size_t len = n * r->pg;
 
-	switch (mmf_rand_below(&c->rnd, 3)) {
+	unsigned int ops = c->opt[OPT_OPS], op;
+
+	/* The n-th of the chosen kinds: the draws of ops=7 are the default's. */
+	op = mmf_rand_below(&c->rnd, __builtin_popcount(ops));
+	for (unsigned int k = 0; k < 3; k++)
+		if ((ops & (1u << k)) && !op--) {
+			op = k;
+			break;
+		}
+	switch (op) {
 	case 0:
 		io_uring_prep_madvise(sqe, addr, len,
 				      advice[mmf_rand_below(&c->rnd, ARRAY_SIZE(advice))]);
@@ -147,6 +157,7 @@ const struct mmf_stressor_info mmf_stressor_uring = {
 	.opts = {
 		{ "area", "own area and file, MiB", 4, 1, 1024 },
 		{ "batch", "operations per step", 16, 1, ENTRIES },
+		{ "ops", "kinds of operation: 1 MADVISE, 2 READ, 4 WRITE, or a sum", 7, 1, 7 },
 	},
 	.setup = uring_check,
 	.step = uring_step,
