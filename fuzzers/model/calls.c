@@ -20,7 +20,9 @@
 #define INT(n, lo, hi)	{ .name = n, .type = MMF_ARG_INT, .min = lo, .max = hi }
 #define FLAGS(n, s)	{ .name = n, .type = MMF_ARG_FLAGS, .set = &(s) }
 #define ENUM(n, s)	{ .name = n, .type = MMF_ARG_ENUM, .set = &(s) }
-#define RANGE		MAP("map"), PAGE("page"), NPAGES("npages")
+/* Always the first args: MMF_CALL_RANGE's args 0..2. */
+#define RANGE								\
+	[0] = MAP("map"), [1] = PAGE("page"), [2] = NPAGES("npages")
 
 /* The number of argument descriptors in a list of them. */
 #define NARGS(...)	((int)(sizeof((struct mmf_arg_desc[]){ __VA_ARGS__ }) /	\

@@ -25,8 +25,10 @@
 #undef MMF_BLOCK
 
 static const struct mmf_builder *const builders[MMF_NR_CALLS] = {
-#define MMF_CALL(id, fn, ...)	[MMF_##id] = &mmf_build_##fn,
-#define MMF_BLOCK(id, fn, ...)	[MMF_##id] = &mmf_build_##fn,
+#define MMF_CALL(id, fn, ...)							\
+	[MMF_##id] = &mmf_build_##fn,
+#define MMF_BLOCK(id, fn, ...)							\
+	[MMF_##id] = &mmf_build_##fn,
 #include "model/calls.def"
 #undef MMF_CALL
 #undef MMF_BLOCK
@@ -477,9 +479,13 @@ static int pick_call(struct gen *g)
 	for (int id = 0; id < MMF_NR_CALLS; id++)
 		total += can_emit(g, id) ? mmf_calls[id].weight : 0;
 	x = mmf_rand_below(g->r, total);
-	for (int id = 0;; id++)
-		if (can_emit(g, id) && (x -= mmf_calls[id].weight) < 0)
+	for (int id = 0;; id++) {
+		if (!can_emit(g, id))
+			continue;
+		x -= mmf_calls[id].weight;
+		if (x < 0)
 			return id;
+	}
 }
 
 /* Add at least one statement (there is room for one). */
