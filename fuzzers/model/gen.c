@@ -7,119 +7,40 @@
  * they move pages between states (present, swapped, locked, shared, huge)
  * instead of failing with EFAULT or ENOMEM. Calls that a later call undoes
  * (mlock, swapoff, ...) get that call scheduled a few statements later.
+ * What is particular to a call (its arguments, what it changes in the
+ * model, its undo) is its builder, mmf_build_FN in model/calls/FAMILY.c.
  */
 #include <assert.h>
 #include <string.h>
 
+#include "model/builder.h"
 #include "model/prog.h"
 #include "util/rand.h"
 #include "util/util.h"
 
-#define ALL_SLOTS(n)	((1u << (n)) - 1)
+#define MMF_CALL(id, fn, ...)	extern const struct mmf_builder mmf_build_##fn;
+#define MMF_BLOCK(id, fn, ...)	extern const struct mmf_builder mmf_build_##fn;
+#include "model/calls.def"
+#undef MMF_CALL
+#undef MMF_BLOCK
+
+static const struct mmf_builder *const builders[MMF_NR_CALLS] = {
+#define MMF_CALL(id, fn, ...)							\
+	[MMF_##id] = &mmf_build_##fn,
+#define MMF_BLOCK(id, fn, ...)							\
+	[MMF_##id] = &mmf_build_##fn,
+#include "model/calls.def"
+#undef MMF_CALL
+#undef MMF_BLOCK
+};
 
 /* Offsets in a mapping: 0 and folio multiples (64 KiB, 2 MiB) start folios. */
 static const uint16_t offset_align[] = { 0, 0, 0, 0, 16, 16, 16, 512, 512, 1 };
 
-/* Favoured values of flag sets: '|'-separated names, "" for none. */
-static const struct bias {
-	const char *call;		/* only for this call; NULL: any */
-	const char *set;
-	int pct;			/* how often a favoured value is used */
-	const char *vals[8];		/* equally likely; repeat to weigh */
-} biases[] = {
-	/* Take access away, for a later mprotect to give it back. */
-	{ "mprotect", "prot", 80, { "PROT_READ", "PROT_READ", "PROT_NONE",
-		"PROT_READ|PROT_EXEC" } },
-	{ NULL, "prot", 85, { "PROT_READ|PROT_WRITE", "PROT_READ|PROT_WRITE",
-		"PROT_READ|PROT_WRITE", "PROT_READ|PROT_WRITE", "PROT_READ" } },
-	{ NULL, "share", 80, { "MAP_PRIVATE", "MAP_PRIVATE", "MAP_PRIVATE", "MAP_SHARED" } },
-	{ NULL, "mmap", 90, { "", "", "", "MAP_POPULATE", "MAP_NORESERVE" } },
-	{ NULL, "mremap", 85, { "MREMAP_MAYMOVE", "MREMAP_MAYMOVE|MREMAP_FIXED",
-		"MREMAP_MAYMOVE|MREMAP_FIXED",
-		"MREMAP_MAYMOVE|MREMAP_FIXED|MREMAP_DONTUNMAP" } },
-	/* The advice that moves anonymous pages to swap and back, or frees them. */
-	{ NULL, "madvise", 80, { "MADV_FREE", "MADV_DONTNEED", "MADV_PAGEOUT",
-		"MADV_PAGEOUT", "MADV_COLD", "MADV_WILLNEED",
-		"MADV_POPULATE_READ", "MADV_POPULATE_WRITE" } },
-	{ NULL, "process_madvise", 60, { "MADV_PAGEOUT", "MADV_COLD" } },
-	{ NULL, "mlockall", 80, { "MCL_CURRENT|MCL_FUTURE", "MCL_CURRENT",
-		"MCL_CURRENT|MCL_ONFAULT", "MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT" } },
-	{ NULL, "msync", 80, { "MS_SYNC", "MS_ASYNC", "MS_SYNC|MS_INVALIDATE" } },
-	{ NULL, "swapon", 80, { "" } },
-	/* issue 7 track B: userfaultfd. WP with MISSING: the markers swapoff meets. */
-	{ NULL, "uffd_register", 85, { "UFFDIO_REGISTER_MODE_MISSING", "UFFDIO_REGISTER_MODE_WP",
-		"UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP",
-		"UFFDIO_REGISTER_MODE_MINOR" } },
-	{ NULL, "uffd_writeprotect", 85, { "UFFDIO_WRITEPROTECT_MODE_WP",
-		"UFFDIO_WRITEPROTECT_MODE_WP", "" } },
-	{ NULL, "uffd_features", 70, { "UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_EVENT_REMAP|"
-		"UFFD_FEATURE_EVENT_REMOVE|UFFD_FEATURE_EVENT_UNMAP|UFFD_FEATURE_MISSING_SHMEM|"
-		"UFFD_FEATURE_WP_HUGETLBFS_SHMEM|UFFD_FEATURE_WP_UNPOPULATED",
-		"UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_WP_UNPOPULATED",
-		"UFFD_FEATURE_MISSING_SHMEM|UFFD_FEATURE_MINOR_SHMEM|UFFD_FEATURE_POISON|"
-		"UFFD_FEATURE_MOVE", "" } },
-	{ NULL, "uffd_copy", 80, { "", "", "UFFDIO_COPY_MODE_WP" } },
-	{ NULL, "uffd_dontwake", 90, { "" } },
-	{ NULL, "uffd_continue", 90, { "" } },
-	{ NULL, "uffd_move", 80, { "", "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES" } },
-	/* track D: placement. Policies that move pages, on node 0 (the one
-	 * every machine has); build_mbind() picks the node.
-	 */
-	{ NULL, "mpol", 80, { "MPOL_BIND", "MPOL_BIND", "MPOL_PREFERRED", "MPOL_INTERLEAVE",
-		"MPOL_DEFAULT", "MPOL_LOCAL", "MPOL_PREFERRED_MANY" } },
-	{ NULL, "mbind", 80, { "MPOL_MF_MOVE", "MPOL_MF_MOVE", "MPOL_MF_MOVE|MPOL_MF_STRICT",
-		"MPOL_MF_MOVE_ALL", "" } },
-};
-
 /* Advice that drops paged-out pages, and with them their swap entries. */
 static const char *const swap_frees[] = { "MADV_FREE", "MADV_DONTNEED" };
 
-/* Calls that a later call undoes, so that programs run the undo paths too. */
-static const struct {
-	int id, undo;
-	int nr_copy;		/* leading arguments the undo takes over */
-	int pct;
-	const char *last;	/* the undo's last argument; NULL: generated */
-} undos[] = {
-	{ MMF_MLOCK, MMF_MUNLOCK, 3, 75, NULL },
-	{ MMF_MLOCK2, MMF_MUNLOCK, 3, 75, NULL },
-	{ MMF_MLOCKALL, MMF_MUNLOCKALL, 0, 90, NULL },
-	{ MMF_MPROTECT, MMF_MPROTECT, 3, 75, "PROT_READ|PROT_WRITE" },
-	{ MMF_SWAPOFF, MMF_SWAPON, 1, 100, NULL },	/* never leave swap off */
-	{ MMF_UFFD_REGISTER, MMF_UFFD_UNREGISTER, 3, 50, NULL },
-	{ MMF_UFFD_WRITEPROTECT, MMF_UFFD_WRITEPROTECT, 3, 50, "" },
-};
-
-struct slot {
-	bool mapped;
-	bool written;
-	uint16_t page, npages;	/* the mapping's place in the slot window */
-};
-
-struct pending {
-	struct mmf_stmt s;
-	int due;		/* emitted once the program has this many statements */
-	bool reserved;		/* room is kept for it, so it is emitted by the end */
-};
-
-struct gen {
-	struct mmf_rand *r;
-	struct mmf_prog *p;
-	int limit;		/* statements the program may have */
-	int reserved;		/* room kept for pending statements */
-	struct slot maps[MMF_NR_MAPS];
-	uint16_t files[MMF_NR_FILES];	/* pages of fN, 0 until made */
-	unsigned int children;	/* cN forked since the last join */
-	unsigned int swaps_off;	/* sN turned off */
-	int inflight;		/* blocks since the last join */
-	int hot;		/* the slot that blocks and the calls after race on */
-	int body;		/* calls left in the open block, -1 outside */
-	bool in_fork;		/* a child's calls leave the parent's model alone */
-	int nr_pending;
-	struct pending pending[8];
-};
-
-static uint64_t set_value(const struct mmf_flag_set *set, const char *names)
+uint64_t mmf_gen_set_value(const struct mmf_flag_set *set, const char *names)
 {
 	uint64_t v = 0;
 
@@ -142,23 +63,24 @@ static void set_last_arg(struct mmf_stmt *s, const char *names)
 {
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
 
-	s->args[d->nr_args - 1] = set_value(d->args[d->nr_args - 1].set, names);
+	s->args[d->nr_args - 1] = mmf_gen_set_value(d->args[d->nr_args - 1].set, names);
 }
 
-static const struct bias *find_bias(const struct mmf_call_desc *d,
-				    const struct mmf_flag_set *set)
+static const struct mmf_bias *find_bias(const struct mmf_call_desc *d,
+					const struct mmf_flag_set *set)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(biases); i++)
-		if ((!biases[i].call || !strcmp(biases[i].call, d->name)) &&
-		    !strcmp(biases[i].set, set->name))
-			return &biases[i];
+	const struct mmf_builder *b = builders[d - mmf_calls];
+
+	for (int i = 0; i < b->nr_biases; i++)
+		if (b->biases[i].set == set)
+			return &b->biases[i];
 	return NULL;
 }
 
 static uint64_t rand_set_value(struct mmf_rand *r, const struct mmf_call_desc *d,
 			       const struct mmf_arg_desc *a)
 {
-	const struct bias *b = find_bias(d, a->set);
+	const struct mmf_bias *b = find_bias(d, a->set);
 	const struct mmf_flag_set *set = a->set;
 	uint64_t v = 0;
 	int n = 0;
@@ -166,7 +88,7 @@ static uint64_t rand_set_value(struct mmf_rand *r, const struct mmf_call_desc *d
 	if (b && (int)mmf_rand_below(r, 100) < b->pct) {
 		while (n < (int)ARRAY_SIZE(b->vals) && b->vals[n])
 			n++;
-		return set_value(set, b->vals[mmf_rand_below(r, n)]);
+		return mmf_gen_set_value(set, b->vals[mmf_rand_below(r, n)]);
 	}
 	if (a->type == MMF_ARG_ENUM)
 		return set->flags[mmf_rand_below(r, set->nr)].val;
@@ -176,7 +98,7 @@ static uint64_t rand_set_value(struct mmf_rand *r, const struct mmf_call_desc *d
 	return v;
 }
 
-static uint64_t rand_offset(struct mmf_rand *r, uint64_t limit)
+uint64_t mmf_gen_rand_offset(struct mmf_rand *r, uint64_t limit)
 {
 	uint64_t a = offset_align[mmf_rand_below(r, ARRAY_SIZE(offset_align))];
 
@@ -187,7 +109,7 @@ static uint64_t rand_offset(struct mmf_rand *r, uint64_t limit)
  * Folio sizes from one page to a whole slot, sometimes a page off so that
  * the range ends inside a folio and splits it.
  */
-static uint64_t rand_npages(struct mmf_rand *r, uint64_t max)
+uint64_t mmf_gen_rand_npages(struct mmf_rand *r, uint64_t max)
 {
 	uint64_t n;
 
@@ -221,9 +143,9 @@ uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int
 		return mmf_rand_oneof(r, 4) ? 1 + mmf_rand_below(r, MMF_NR_CHILDREN) :
 			MMF_TARGET_SELF;
 	case MMF_ARG_PAGE:
-		return rand_offset(r, MMF_SLOT_PAGES);
+		return mmf_gen_rand_offset(r, MMF_SLOT_PAGES);
 	case MMF_ARG_NPAGES:
-		return rand_npages(r, MMF_SLOT_PAGES);
+		return mmf_gen_rand_npages(r, MMF_SLOT_PAGES);
 	case MMF_ARG_FLAGS:
 	case MMF_ARG_ENUM:
 		return rand_set_value(r, d, a);
@@ -238,38 +160,6 @@ uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int
 	return 0;
 }
 
-/* A random set bit of a non-empty mask. */
-static int rand_bit(struct mmf_rand *r, unsigned int mask)
-{
-	for (uint64_t k = mmf_rand_below(r, __builtin_popcount(mask)); k; k--)
-		mask &= mask - 1;
-	return __builtin_ctz(mask);
-}
-
-/* A random set bit of mask, or any of the n slots when mask is empty. */
-static int rand_slot(struct mmf_rand *r, unsigned int mask, int n)
-{
-	return mask ? rand_bit(r, mask) : (int)mmf_rand_below(r, n);
-}
-
-static unsigned int mapped_mask(const struct gen *g)
-{
-	unsigned int m = 0;
-
-	for (int i = 0; i < MMF_NR_MAPS; i++)
-		m |= g->maps[i].mapped << i;
-	return m;
-}
-
-static unsigned int made_files(const struct gen *g)
-{
-	unsigned int m = 0;
-
-	for (int i = 0; i < MMF_NR_FILES; i++)
-		m |= (g->files[i] != 0) << i;
-	return m;
-}
-
 static int room(const struct gen *g)
 {
 	return g->limit - g->p->nr - (g->body >= 0) - g->reserved;
@@ -280,101 +170,24 @@ static bool can_schedule(const struct gen *g)
 	return g->nr_pending < (int)ARRAY_SIZE(g->pending) && room(g) >= 2;
 }
 
-static void map_set(struct gen *g, int m, uint64_t page, uint64_t npages, bool written)
+bool mmf_gen_push(struct gen *g, const struct mmf_stmt *s)
 {
-	g->maps[m] = (struct slot){ true, written, page, npages };
-}
+	const struct mmf_builder *b = builders[s->id];
 
-/* Take [page, page + n) out of slot m's mapping; holes are not tracked. */
-static void unmap(struct gen *g, int m, uint64_t page, uint64_t n)
-{
-	struct slot *sl = &g->maps[m];
-	uint64_t end = page + n, sl_end = sl->page + sl->npages;
-
-	if (!sl->mapped || end <= sl->page || page >= sl_end)
-		return;
-	if (page <= sl->page && end >= sl_end) {
-		sl->mapped = false;
-	} else if (page <= sl->page) {
-		sl->npages = sl_end - end;
-		sl->page = end;
-	} else if (end >= sl_end) {
-		sl->npages = page - sl->page;
-	}
-}
-
-/* Update the model for a statement the program now has. */
-static void apply(struct gen *g, const struct mmf_stmt *s)
-{
-	const struct mmf_flag_set *mr = &mmf_mremap_set;
-	const uint64_t *a = s->args;
-
-	switch (s->id) {
-	case MMF_MMAP:
-		map_set(g, a[0], a[1], a[2], false);
-		break;
-	case MMF_MUNMAP:
-		unmap(g, a[0], a[1], a[2]);
-		break;
-	case MMF_MREMAP: {
-		/* Without MREMAP_FIXED the generator resizes in place. */
-		bool written = g->maps[a[0]].written;
-
-		if (!(a[6] & set_value(mr, "MREMAP_DONTUNMAP")))
-			unmap(g, a[0], a[1], a[2]);
-		map_set(g, a[3], a[4], a[5], written);
-		break;
-	}
-	case MMF_WRITE:
-		g->maps[a[0]].written = true;
-		break;
-	case MMF_MEMFD:
-	case MMF_TMPFILE:
-	case MMF_DIO_FILE:
-	case MMF_MEMFD_CREATE:
-	case MMF_MEMFD_SECRET:
-		g->files[a[0]] = a[1];
-		break;
-	case MMF_DEVZERO:
-		g->files[a[0]] = MMF_SLOT_PAGES;
-		break;
-	case MMF_SWAPOFF:
-		g->swaps_off |= 1u << a[0];
-		break;
-	case MMF_SWAPON:
-		g->swaps_off &= ~(1u << a[0]);
-		break;
-	case MMF_FORK:
-		g->children |= 1u << a[0];
-		g->inflight++;
-		break;
-	case MMF_THREAD:
-		g->inflight++;
-		break;
-	case MMF_JOIN:
-		g->inflight = 0;
-		g->children = 0;
-		break;
-	}
-}
-
-/* Append s when there is room, and update the model; false when full. */
-static bool push(struct gen *g, const struct mmf_stmt *s)
-{
 	if (room(g) < 1)
 		return false;
 	memcpy(mmf_prog_append(g->p, s->id)->args, s->args, sizeof(s->args));
 	if (g->body > 0)
 		g->body--;
-	if (!g->in_fork)
-		apply(g, s);
+	if (!g->in_fork && b->apply)
+		b->apply(g, s);
 	return true;
 }
 
 /* Emit s a few statements from now; reserved ones are emitted by the end. */
 static void schedule(struct gen *g, const struct mmf_stmt *s, bool reserve)
 {
-	struct pending *pd;
+	struct gen_pending *pd;
 
 	if (g->nr_pending == (int)ARRAY_SIZE(g->pending) || (reserve && room(g) < 1))
 		return;
@@ -389,7 +202,7 @@ static void schedule(struct gen *g, const struct mmf_stmt *s, bool reserve)
 static bool emit_due(struct gen *g, bool all)
 {
 	for (int i = 0; i < g->nr_pending; i++) {
-		struct pending pd = g->pending[i];
+		struct gen_pending pd = g->pending[i];
 
 		if (all ? !pd.reserved : pd.due > g->p->nr)
 			continue;
@@ -399,20 +212,20 @@ static bool emit_due(struct gen *g, bool all)
 		/* A join scheduled after a block is moot once another joined it. */
 		if (pd.s.id == MMF_JOIN && !g->inflight)
 			return false;
-		return push(g, &pd.s);
+		return mmf_gen_push(g, &pd.s);
 	}
 	return false;
 }
 
-static int pick_slot(struct gen *g)
+int mmf_gen_pick_slot(struct gen *g)
 {
-	unsigned int mapped = mapped_mask(g);
+	unsigned int mapped = gen_mapped_mask(g);
 
 	/* Blocks and the calls after them race on the same pages. */
 	if (mapped & (1u << g->hot) && mmf_rand_below(g->r, g->body >= 0 ? 4 : 2))
 		return g->hot;
 	if (mapped && !mmf_rand_oneof(g->r, 16))
-		return rand_bit(g->r, mapped);
+		return gen_rand_bit(g->r, mapped);
 	return mmf_rand_below(g->r, MMF_NR_MAPS);
 }
 
@@ -420,10 +233,10 @@ static int pick_slot(struct gen *g)
  * Args at..at+2 (map, page, npages): mostly inside a mapping of the slot,
  * a third of the time all of it.
  */
-static void pick_range(struct gen *g, struct mmf_stmt *s, int at)
+void mmf_gen_pick_range(struct gen *g, struct mmf_stmt *s, int at)
 {
-	int m = pick_slot(g);
-	const struct slot *sl = &g->maps[m];
+	int m = mmf_gen_pick_slot(g);
+	const struct gen_slot *sl = &g->maps[m];
 	uint64_t base = 0, len = MMF_SLOT_PAGES, off = 0, n = len;
 
 	if (sl->mapped && !mmf_rand_oneof(g->r, 16)) {
@@ -431,8 +244,8 @@ static void pick_range(struct gen *g, struct mmf_stmt *s, int at)
 		n = len = sl->npages;
 	}
 	if (!mmf_rand_oneof(g->r, 3)) {
-		off = rand_offset(g->r, len);
-		n = rand_npages(g->r, len - off);
+		off = mmf_gen_rand_offset(g->r, len);
+		n = mmf_gen_rand_npages(g->r, len - off);
 	}
 	s->args[at] = m;
 	s->args[at + 1] = base + off;
@@ -446,12 +259,12 @@ static void sub_range(struct gen *g, uint64_t *range)
 
 	if (mmf_rand_below(g->r, 2))
 		return;
-	off = rand_offset(g->r, range[2]);
+	off = mmf_gen_rand_offset(g->r, range[2]);
 	range[1] += off;
-	range[2] = rand_npages(g->r, range[2] - off);
+	range[2] = mmf_gen_rand_npages(g->r, range[2] - off);
 }
 
-static void gen_args(struct gen *g, struct mmf_stmt *s, int from)
+void mmf_gen_args(struct gen *g, struct mmf_stmt *s, int from)
 {
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
 
@@ -459,232 +272,33 @@ static void gen_args(struct gen *g, struct mmf_stmt *s, int from)
 		s->args[i] = mmf_arg_generate(g->r, d, i);
 }
 
-static void build_default(struct gen *g, struct mmf_stmt *s)
+void mmf_gen_default(struct gen *g, struct mmf_stmt *s)
 {
 	int from = 0;
 
 	if (mmf_calls[s->id].flags & MMF_CALL_RANGE) {
-		pick_range(g, s, 0);
+		mmf_gen_pick_range(g, s, 0);
 		from = 3;
 	}
-	gen_args(g, s, from);
-}
-
-static void make_file(struct gen *g, int f)
-{
-	struct mmf_stmt s = { .id = mmf_rand_oneof(g->r, 3) ? MMF_TMPFILE : MMF_MEMFD };
-
-	s.args[0] = f;
-	s.args[1] = rand_npages(g->r, MMF_SLOT_PAGES);
-	push(g, &s);
-}
-
-static void build_file(struct gen *g, struct mmf_stmt *s)
-{
-	unsigned int unmade = ~made_files(g) & ALL_SLOTS(MMF_NR_FILES);
-
-	s->args[0] = rand_slot(g->r, mmf_rand_oneof(g->r, 4) ? 0 : unmade, MMF_NR_FILES);
-	s->args[1] = rand_npages(g->r, MMF_SLOT_PAGES);
-}
-
-static void build_file_flags(struct gen *g, struct mmf_stmt *s)
-{
-	build_file(g, s);
-	gen_args(g, s, 2);
-}
-
-static void build_mmap(struct gen *g, struct mmf_stmt *s)
-{
-	const struct mmf_flag_set *share = mmf_calls[MMF_MMAP].args[5].set;
-	unsigned int unmapped = ~mapped_mask(g) & ALL_SLOTS(MMF_NR_MAPS);
-	uint64_t end = MMF_SLOT_PAGES, n;
-	int m, f;
-
-	m = rand_slot(g->r, mmf_rand_oneof(g->r, 4) ? 0 : unmapped, MMF_NR_MAPS);
-	gen_args(g, s, 3);
-	s->args[0] = m;
-	s->args[3] = MMF_BACKING_ANON;
-	/*
-	 * Files are made first (by the parent) and mapped mostly shared. A
-	 * page's file offset is its index in the slot: stay inside the file.
-	 */
-	if (g->body < 0 && mmf_rand_oneof(g->r, 5)) {
-		f = rand_slot(g->r, made_files(g), MMF_NR_FILES);
-		if (!g->files[f])
-			make_file(g, f);
-		if (g->files[f] && !mmf_rand_oneof(g->r, 8))
-			end = g->files[f];
-		if (mmf_rand_below(g->r, 2))
-			s->args[5] = set_value(share, "MAP_SHARED");
-		s->args[3] = 1 + f;
-	} else if (s->args[5] == set_value(share, "MAP_SHARED_VALIDATE")) {
-		/* Anonymous memory cannot validate: that is a sure EINVAL. */
-		s->args[5] = set_value(share, "MAP_SHARED");
-	}
-	/* Mappings are mostly larger than the ranges that calls work on. */
-	s->args[1] = rand_offset(g->r, end);
-	n = rand_npages(g->r, end - s->args[1]);
-	s->args[2] = rand_npages(g->r, end - s->args[1]);
-	s->args[2] = MAX(s->args[2], n);
-	/* Without MAP_FIXED the executor does not replace a mapping. */
-	if (g->maps[m].mapped && !mmf_rand_oneof(g->r, 8))
-		s->args[6] |= set_value(&mmf_mmap_set, "MAP_FIXED");
-	if (mmf_rand_below(g->r, 2))
-		g->hot = m;
-}
-
-static void build_mremap(struct gen *g, struct mmf_stmt *s)
-{
-	unsigned int unmapped = ~mapped_mask(g) & ALL_SLOTS(MMF_NR_MAPS);
-	uint64_t max;
-
-	pick_range(g, s, 0);
-	gen_args(g, s, 6);
-	if (s->args[6] & set_value(&mmf_mremap_set, "MREMAP_FIXED")) {
-		s->args[3] = rand_slot(g->r, mmf_rand_oneof(g->r, 4) ? 0 : unmapped,
-				       MMF_NR_MAPS);
-		s->args[4] = rand_offset(g->r, MMF_SLOT_PAGES);
-	} else {
-		s->args[3] = s->args[0];
-		s->args[4] = s->args[1];
-	}
-	max = MMF_SLOT_PAGES - s->args[4];
-	s->args[5] = mmf_rand_below(g->r, 2) ? MIN(s->args[2], max) : rand_npages(g->r, max);
-}
-
-static void build_pmadv(struct gen *g, struct mmf_stmt *s)
-{
-	build_default(g, s);
-	s->args[3] = g->children && mmf_rand_oneof(g->r, 3) ?
-		1 + rand_bit(g->r, g->children) : MMF_TARGET_SELF;
-}
-
-/* A read checks what a write left: write first, mostly. */
-static void build_read(struct gen *g, struct mmf_stmt *s)
-{
-	struct mmf_stmt w = { .id = MMF_WRITE };
-
-	build_default(g, s);
-	if (g->body >= 0 || g->maps[s->args[0]].written || mmf_rand_oneof(g->r, 4))
-		return;
-	memcpy(w.args, s->args, 3 * sizeof(w.args[0]));
-	gen_args(g, &w, 3);
-	push(g, &w);
-}
-
-static void build_swapoff(struct gen *g, struct mmf_stmt *s)
-{
-	s->args[0] = rand_slot(g->r, ~g->swaps_off & ALL_SLOTS(MMF_NR_SWAPS), MMF_NR_SWAPS);
-}
-
-static void build_swapon(struct gen *g, struct mmf_stmt *s)
-{
-	gen_args(g, s, 1);
-	s->args[0] = rand_slot(g->r, g->swaps_off, MMF_NR_SWAPS);
-}
-
-static void build_fork(struct gen *g, struct mmf_stmt *s)
-{
-	s->args[0] = rand_slot(g->r, ~g->children & ALL_SLOTS(MMF_NR_CHILDREN),
-			       MMF_NR_CHILDREN);
-}
-
-/* Pin calls between a file and memory: a made file, a page inside it. */
-static void build_file_io(struct gen *g, struct mmf_stmt *s)
-{
-	int f;
-
-	build_default(g, s);
-	f = rand_slot(g->r, made_files(g), MMF_NR_FILES);
-	s->args[3] = f;
-	if (g->files[f])
-		s->args[4] = rand_offset(g->r, g->files[f]);
+	mmf_gen_args(g, s, from);
 }
 
 /* A target is mostly this process, else a live child of the group. */
-static uint64_t rand_target(struct gen *g)
+uint64_t mmf_gen_rand_target(struct gen *g)
 {
-	return g->children && mmf_rand_oneof(g->r, 3) ? 1 + rand_bit(g->r, g->children) :
+	return g->children && mmf_rand_oneof(g->r, 3) ? 1 + gen_rand_bit(g->r, g->children) :
 		MMF_TARGET_SELF;
 }
-
-/* process_vm_*v: a target and a range of it. */
-static void build_pvm(struct gen *g, struct mmf_stmt *s)
-{
-	build_default(g, s);
-	s->args[3] = rand_target(g);
-	s->args[4] = pick_slot(g);
-}
-
-/* track D: placement. */
-
-/* Node 0 mostly (node 1 is EINVAL on one node); DEFAULT and LOCAL take none. */
-static int64_t rand_node(struct gen *g)
-{
-	return mmf_rand_oneof(g->r, 8) ? 1 : 0;
-}
-
-static void build_mbind(struct gen *g, struct mmf_stmt *s)
-{
-	const struct mmf_flag_set *mpol = &mmf_mpol_set;
-
-	build_default(g, s);
-	if (s->args[3] == set_value(mpol, "MPOL_DEFAULT") ||
-	    s->args[3] == set_value(mpol, "MPOL_LOCAL"))
-		s->args[4] = mmf_rand_oneof(g->r, 8) ? 0 : (uint64_t)-1;
-	else
-		s->args[4] = rand_node(g);
-}
-
-static void build_move_pages(struct gen *g, struct mmf_stmt *s)
-{
-	build_default(g, s);
-	s->args[3] = rand_target(g);
-	s->args[4] = mmf_rand_oneof(g->r, 4) ? (uint64_t)-1 : (uint64_t)rand_node(g);
-}
-
-static void build_migrate_pages(struct gen *g, struct mmf_stmt *s)
-{
-	s->args[0] = rand_target(g);
-	s->args[1] = rand_node(g);
-	s->args[2] = rand_node(g);
-}
-
-/* Argument builders that know the model; the others are build_default(). */
-static void (*const builders[MMF_NR_CALLS])(struct gen *g, struct mmf_stmt *s) = {
-	[MMF_MMAP] = build_mmap,
-	[MMF_MREMAP] = build_mremap,
-	[MMF_PROCESS_MADVISE] = build_pmadv,
-	[MMF_READ] = build_read,
-	[MMF_MEMFD] = build_file,
-	[MMF_TMPFILE] = build_file,
-	[MMF_MEMFD_CREATE] = build_file_flags,
-	[MMF_MEMFD_SECRET] = build_file,
-	[MMF_SWAPOFF] = build_swapoff,
-	[MMF_SWAPON] = build_swapon,
-	[MMF_FORK] = build_fork,
-	/* track A: pins */
-	[MMF_DIO_FILE] = build_file,
-	[MMF_URING_READ_FIXED] = build_file_io,
-	[MMF_URING_WRITE_FIXED] = build_file_io,
-	[MMF_DIO_READ] = build_file_io,
-	[MMF_DIO_WRITE] = build_file_io,
-	[MMF_PROCESS_VM_READV] = build_pvm,
-	[MMF_PROCESS_VM_WRITEV] = build_pvm,
-	[MMF_MBIND] = build_mbind,
-	[MMF_MOVE_PAGES] = build_move_pages,
-	[MMF_MIGRATE_PAGES] = build_migrate_pages,
-};
 
 /* Calls on pages need a mapping: make one first, mostly. */
 static void ensure_mapped(struct gen *g)
 {
 	struct mmf_stmt s = { .id = MMF_MMAP };
 
-	if (mapped_mask(g) || mmf_rand_oneof(g->r, 8))
+	if (gen_mapped_mask(g) || mmf_rand_oneof(g->r, 8))
 		return;
-	build_mmap(g, &s);
-	push(g, &s);
+	builders[MMF_MMAP]->build(g, &s);
+	mmf_gen_push(g, &s);
 }
 
 /* A call on range or a part of it, with the given madvise advice. */
@@ -694,10 +308,10 @@ static void range_call(struct gen *g, int id, const uint64_t *range, const char 
 
 	memcpy(s.args, range, 3 * sizeof(s.args[0]));
 	sub_range(g, s.args);
-	gen_args(g, &s, 3);
+	mmf_gen_args(g, &s, 3);
 	if (advice)
 		set_last_arg(&s, advice);
-	push(g, &s);
+	mmf_gen_push(g, &s);
 }
 
 /*
@@ -710,10 +324,10 @@ static void swap_cycle(struct gen *g)
 	uint64_t range[3];
 
 	ensure_mapped(g);
-	pick_range(g, &s, 0);
+	mmf_gen_pick_range(g, &s, 0);
 	memcpy(range, s.args, sizeof(range));
-	gen_args(g, &s, 3);
-	push(g, &s);
+	mmf_gen_args(g, &s, 3);
+	mmf_gen_push(g, &s);
 	range_call(g, mmf_rand_oneof(g->r, 4) ? MMF_PROCESS_MADVISE : MMF_MADVISE,
 		   range, "MADV_PAGEOUT");
 	if (mmf_rand_oneof(g->r, 3))
@@ -724,8 +338,8 @@ static void swap_cycle(struct gen *g)
 }
 
 /*
- * track D: a PMD-sized THP moved by mremap(MAYMOVE|FIXED[|DONTUNMAP]) to
- * another slot. Slots are 2 MiB-aligned, so page 0 and 512 start PMDs: an
+ * A PMD-sized THP moved by mremap(MAYMOVE|FIXED[|DONTUNMAP]) to another
+ * slot. Slots are 2 MiB-aligned, so page 0 and 512 start PMDs: an
  * aligned source and destination take the PMD move path; a range half a
  * PMD off crosses a page-table boundary and splits the folio on the way.
  */
@@ -745,19 +359,19 @@ static void thp_move(struct gen *g)
 	s.args[0] = src;
 	s.args[2] = MMF_SLOT_PAGES;
 	s.args[3] = MMF_BACKING_ANON;
-	s.args[4] = set_value(&mmf_prot_set, "PROT_READ|PROT_WRITE");
-	s.args[5] = set_value(share, "MAP_PRIVATE");
-	push(g, &s);
+	s.args[4] = mmf_gen_set_value(&mmf_prot_set, "PROT_READ|PROT_WRITE");
+	s.args[5] = mmf_gen_set_value(share, "MAP_PRIVATE");
+	mmf_gen_push(g, &s);
 	range_call(g, MMF_MADVISE, range, "MADV_HUGEPAGE");
 	s = (struct mmf_stmt){ .id = MMF_WRITE, .args = { src, 0, MMF_SLOT_PAGES } };
-	gen_args(g, &s, 3);
-	push(g, &s);
+	mmf_gen_args(g, &s, 3);
+	mmf_gen_push(g, &s);
 	if (mmf_rand_oneof(g->r, 3))
 		range_call(g, MMF_MADVISE, range, "MADV_COLLAPSE");
 	s = (struct mmf_stmt){ .id = MMF_MREMAP, .args = { src, so, n, dst, dof, n } };
 	set_last_arg(&s, mmf_rand_oneof(g->r, 3) ? "MREMAP_MAYMOVE|MREMAP_FIXED|MREMAP_DONTUNMAP" :
 		     "MREMAP_MAYMOVE|MREMAP_FIXED");
-	push(g, &s);
+	mmf_gen_push(g, &s);
 	range[0] = dst;
 	range[1] = dof;
 	range[2] = n;
@@ -766,24 +380,22 @@ static void thp_move(struct gen *g)
 
 static void schedule_undo(struct gen *g, const struct mmf_stmt *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(undos); i++) {
-		struct mmf_stmt u = { .id = undos[i].undo };
+	const struct mmf_undo *undo = &builders[s->id]->undo;
+	struct mmf_stmt u = { .id = undo->id };
 
-		if (undos[i].id != s->id || (int)mmf_rand_below(g->r, 100) >= undos[i].pct)
-			continue;
-		memcpy(u.args, s->args, undos[i].nr_copy * sizeof(u.args[0]));
-		gen_args(g, &u, undos[i].nr_copy);
-		if (undos[i].last)
-			set_last_arg(&u, undos[i].last);
-		schedule(g, &u, true);
+	if (!undo->pct || (int)mmf_rand_below(g->r, 100) >= undo->pct)
 		return;
-	}
+	memcpy(u.args, s->args, undo->nr_copy * sizeof(u.args[0]));
+	mmf_gen_args(g, &u, undo->nr_copy);
+	if (undo->last)
+		set_last_arg(&u, undo->last);
+	schedule(g, &u, true);
 }
 
 /*
- * issue 7 track B: write-protected pages under reclaim. uffd-wp bits and
- * markers go to swap with the pages; swapoff (and the faults the handler
- * resolves) must find them.
+ * Write-protected pages under reclaim. uffd-wp bits and markers go to swap
+ * with the pages; swapoff (and the faults the handler resolves) must find
+ * them.
  */
 static void uffd_wp_cycle(struct gen *g)
 {
@@ -791,17 +403,17 @@ static void uffd_wp_cycle(struct gen *g)
 	uint64_t range[3];
 
 	ensure_mapped(g);
-	pick_range(g, &s, 0);
+	mmf_gen_pick_range(g, &s, 0);
 	memcpy(range, s.args, sizeof(range));
-	gen_args(g, &s, 3);
-	push(g, &s);
+	mmf_gen_args(g, &s, 3);
+	mmf_gen_push(g, &s);
 	range_call(g, MMF_UFFD_REGISTER, range, mmf_rand_below(g->r, 2) ?
 		   "UFFDIO_REGISTER_MODE_WP" : "UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP");
 	range_call(g, MMF_UFFD_WRITEPROTECT, range, "UFFDIO_WRITEPROTECT_MODE_WP");
 	range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
 	if (mmf_rand_oneof(g->r, 3) && can_schedule(g)) {
-		build_swapoff(g, &off);
-		if (push(g, &off))
+		builders[MMF_SWAPOFF]->build(g, &off);
+		if (mmf_gen_push(g, &off))
 			schedule_undo(g, &off);
 	}
 	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_READ : MMF_WRITE, range, NULL);
@@ -814,17 +426,17 @@ static void open_block(struct gen *g, const struct mmf_stmt *s)
 	unsigned int mapped;
 
 	if (g->inflight == MMF_MAX_BLOCKS)
-		push(g, &join);
+		mmf_gen_push(g, &join);
 	ensure_mapped(g);
 	if (room(g) < 3)
 		return;
-	mapped = mapped_mask(g);
+	mapped = gen_mapped_mask(g);
 	if (mapped && !(mapped & (1u << g->hot) && mmf_rand_below(g->r, 2)))
-		g->hot = rand_bit(g->r, mapped);
-	push(g, s);
+		g->hot = gen_rand_bit(g->r, mapped);
+	mmf_gen_push(g, s);
 	g->body = 1 + mmf_rand_below(g->r, 6);
 	g->body = MIN(g->body, room(g));
-	g->in_fork = s->id == MMF_FORK;
+	g->in_fork = mmf_calls[s->id].block == MMF_BLOCK_FORK;
 }
 
 static void close_block(struct gen *g)
@@ -833,7 +445,7 @@ static void close_block(struct gen *g)
 
 	g->body = -1;
 	g->in_fork = false;
-	push(g, &end);
+	mmf_gen_push(g, &end);
 	if (mmf_rand_below(g->r, 2))
 		schedule(g, &join, false);
 }
@@ -856,7 +468,8 @@ static bool can_emit(const struct gen *g, int id)
 	case MMF_BLOCK_NONE:
 		break;
 	}
-	return id != MMF_SWAPOFF || can_schedule(g);
+	/* A call that is always undone (swapoff) needs room for its undo. */
+	return builders[id]->undo.pct < 100 || can_schedule(g);
 }
 
 static int pick_call(struct gen *g)
@@ -866,9 +479,13 @@ static int pick_call(struct gen *g)
 	for (int id = 0; id < MMF_NR_CALLS; id++)
 		total += can_emit(g, id) ? mmf_calls[id].weight : 0;
 	x = mmf_rand_below(g->r, total);
-	for (int id = 0;; id++)
-		if (can_emit(g, id) && (x -= mmf_calls[id].weight) < 0)
+	for (int id = 0;; id++) {
+		if (!can_emit(g, id))
+			continue;
+		x -= mmf_calls[id].weight;
+		if (x < 0)
 			return id;
+	}
 }
 
 /* Add at least one statement (there is room for one). */
@@ -897,12 +514,14 @@ static void step(struct gen *g)
 	}
 	s.id = pick_call(g);
 	block = mmf_calls[s.id].block;
-	if (g->body < 0 && s.id != MMF_MMAP && mmf_calls[s.id].flags & MMF_CALL_RANGE)
+	/* A range call that makes its mapping (mmap) needs none before it. */
+	if (g->body < 0 && (mmf_calls[s.id].flags & (MMF_CALL_RANGE | MMF_CALL_DEFINES)) ==
+	    MMF_CALL_RANGE)
 		ensure_mapped(g);
-	(builders[s.id] ?: build_default)(g, &s);
+	builders[s.id]->build(g, &s);
 	if (block == MMF_BLOCK_FORK || block == MMF_BLOCK_THREAD)
 		open_block(g, &s);
-	else if (push(g, &s))
+	else if (mmf_gen_push(g, &s))
 		schedule_undo(g, &s);
 }
 

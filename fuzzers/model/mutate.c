@@ -308,9 +308,11 @@ static const struct mutator *pick_mutator(struct mmf_rand *r)
 	for (size_t i = 0; i < ARRAY_SIZE(mutators); i++)
 		total += mutators[i].weight;
 	x = mmf_rand_below(r, total);
-	for (size_t i = 0;; i++)
-		if ((x -= mutators[i].weight) < 0)
+	for (size_t i = 0;; i++) {
+		x -= mutators[i].weight;
+		if (x < 0)
 			return &mutators[i];
+	}
 }
 
 void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)

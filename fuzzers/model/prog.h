@@ -114,14 +114,26 @@ enum mmf_call_id {
 
 extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 
-/* Named flag sets, also used by the executor to reach the values. */
-extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
-	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
-	mmf_msync_set, mmf_swapon_set, mmf_mpol_set, mmf_mbind_set;
-/* issue 7 track B: userfaultfd */
+/*
+ * The flag sets of calls.def, each defined in model/calls/FAMILY.c of the
+ * family that owns it. Values are the Linux UAPI numbers (the same on
+ * x86_64 and arm64), spelled there so that the model does not depend on the
+ * C library knowing recent flags: a flag the running kernel lacks is an
+ * expected EINVAL, not a build failure.
+ */
+extern const struct mmf_flag_set mmf_prot_set, mmf_share_set, mmf_mmap_set, mmf_mremap_set,
+	mmf_special_set;					/* map */
+extern const struct mmf_flag_set mmf_madv_set, mmf_pmadv_set;		/* advise */
+extern const struct mmf_flag_set mmf_mlock2_set, mmf_mlockall_set;	/* lock */
+extern const struct mmf_flag_set mmf_msync_set;				/* access */
+extern const struct mmf_flag_set mmf_memfd_set, mmf_seal_set, mmf_falloc_set;	/* file */
+extern const struct mmf_flag_set mmf_swapon_set;			/* swap */
 extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
 	mmf_uffd_register_set, mmf_uffd_copy_set, mmf_uffd_wp_set, mmf_uffd_continue_set,
-	mmf_uffd_dontwake_set, mmf_uffd_move_set;
+	mmf_uffd_dontwake_set, mmf_uffd_move_set;			/* uffd */
+extern const struct mmf_flag_set mmf_cgknob_set;			/* cgroup */
+extern const struct mmf_flag_set mmf_thpknob_set, mmf_thpval_set;	/* tune */
+extern const struct mmf_flag_set mmf_mpol_set, mmf_mbind_set;		/* place */
 
 /*
  * Knobs thp_knob may write, relative to /sys/kernel/mm/transparent_hugepage/,

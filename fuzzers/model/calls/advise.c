@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* advise: madvise and process_madvise. */
+#include "model/builder.h"
+#include "model/uapi.h"
+
+MMF_FLAG_SET(mmf_madv_set, "madvise",
+	{ "MADV_NORMAL", 0 }, { "MADV_RANDOM", 1 }, { "MADV_SEQUENTIAL", 2 },
+	{ "MADV_WILLNEED", 3 }, { "MADV_DONTNEED", MMF_MADV_DONTNEED },
+	{ "MADV_FREE", MMF_MADV_FREE },
+	{ "MADV_REMOVE", 9 }, { "MADV_DONTFORK", 10 }, { "MADV_DOFORK", 11 },
+	{ "MADV_MERGEABLE", MMF_MADV_MERGEABLE }, { "MADV_UNMERGEABLE", 13 },
+	{ "MADV_HUGEPAGE", 14 }, { "MADV_NOHUGEPAGE", 15 },
+	{ "MADV_DONTDUMP", 16 }, { "MADV_DODUMP", 17 },
+	{ "MADV_WIPEONFORK", 18 }, { "MADV_KEEPONFORK", 19 },
+	{ "MADV_COLD", 20 }, { "MADV_PAGEOUT", 21 },
+	{ "MADV_POPULATE_READ", 22 }, { "MADV_POPULATE_WRITE", 23 },
+	{ "MADV_DONTNEED_LOCKED", 24 }, { "MADV_COLLAPSE", 25 },
+	{ "MADV_GUARD_INSTALL", 102 }, { "MADV_GUARD_REMOVE", 103 });
+
+/* process_madvise accepts only the non-destructive advice. */
+MMF_FLAG_SET(mmf_pmadv_set, "process_madvise",
+	{ "MADV_COLD", 20 }, { "MADV_PAGEOUT", 21 }, { "MADV_WILLNEED", 3 },
+	{ "MADV_COLLAPSE", 25 });
+
+/* The advice that moves anonymous pages to swap and back, or frees them. */
+static const struct mmf_bias madvise_biases[] = {
+	{ &mmf_madv_set, 80, { "MADV_FREE", "MADV_DONTNEED", "MADV_PAGEOUT",
+		"MADV_PAGEOUT", "MADV_COLD", "MADV_WILLNEED",
+		"MADV_POPULATE_READ", "MADV_POPULATE_WRITE" } },
+};
+
+MMF_BUILDER(madvise, mmf_gen_default, MMF_BIASES(madvise_biases));
+
+static void build_pmadv(struct gen *g, struct mmf_stmt *s)
+{
+	mmf_gen_default(g, s);
+	s->args[3] = mmf_gen_rand_target(g);
+}
+
+static const struct mmf_bias pmadv_biases[] = {
+	{ &mmf_pmadv_set, 60, { "MADV_PAGEOUT", "MADV_COLD" } },
+};
+
+MMF_BUILDER(process_madvise, build_pmadv, MMF_BIASES(pmadv_biases));
