@@ -127,6 +127,7 @@ out:
 
 /* ---- create ------------------------------------------------------------ */
 
+/* Defined with its undo, under destroy. */
 static const struct mmf_journal_kind jk_subtree;
 
 static bool is_dir(const char *path)

@@ -51,7 +51,11 @@ struct mmf_journal_kind {
 	bool after_reboot;
 };
 
-/* Make kind (a struct mmf_journal_kind of this file) known to replay. */
+/*
+ * Make kind (a struct mmf_journal_kind of this file) known to replay, also
+ * of other processes' journals: a linker section collects every kind the
+ * program links. A record of a kind it lacks stays in the journal.
+ */
 #define MMF_JOURNAL_KIND(kind)							\
 	static const struct mmf_journal_kind *const kind##_entry			\
 	__attribute__((used, section("mmf_journal_kinds"))) = &kind
