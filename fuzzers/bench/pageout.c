@@ -64,7 +64,7 @@ static int knob_set(const char *name, const struct mmf_bench_ctx *c, struct knob
 		return bench_fail(name, EOPNOTSUPP, "%s is %s, and no journal to change it",
 				  path, k->old);
 	snprintf(k->path, sizeof(k->path), "%s", path);
-	k->journaled = mmf_journal_has(c->j, MMF_J_KNOB, path);
+	k->journaled = mmf_journal_has(c->j, &mmf_jk_knob, path);
 	r = mmf_knob_set(c->j, path, val);
 	if (r < 0)
 		return bench_fail(name, -r, "%s", mmf_sys_err());
@@ -81,7 +81,7 @@ static void knobs_restore(const struct mmf_bench_ctx *c, struct knobs *ks)
 		if (mmf_knob_set(c->j, k->path, k->old) < 0)
 			warnx_("bench: cannot restore %s: %s", k->path, mmf_sys_err());
 		else if (!k->journaled)
-			mmf_journal_done(c->j, MMF_J_KNOB, k->path);
+			mmf_journal_done(c->j, &mmf_jk_knob, k->path);
 	}
 	ks->nr = 0;
 }

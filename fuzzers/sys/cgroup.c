@@ -127,6 +127,9 @@ out:
 
 /* ---- create ------------------------------------------------------------ */
 
+/* Defined with its undo, under destroy. */
+static const struct mmf_journal_kind jk_subtree;
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -143,12 +146,12 @@ static int enable_ctrl(struct mmf_journal *j, const char *dir, const char *ctrl)
 
 	if (file_has_word(file, ctrl))
 		goto out;
-	ret = mmf_journal_add(j, MMF_J_SUBTREE, dir, ctrl);
+	ret = mmf_journal_add(j, &jk_subtree, dir, ctrl);
 	if (ret < 0)
 		goto out;
 	ret = mmf_sysfs_write(file, val);
 	if (ret < 0)
-		mmf_journal_done(j, MMF_J_SUBTREE, dir);
+		mmf_journal_done(j, &jk_subtree, dir);
 out:
 	free(file);
 	free(val);
@@ -232,14 +235,14 @@ int mmf_cg_create(struct mmf_journal *j, const char *name, struct mmf_cgroup **c
 	else
 		path = xasprintf("%s/mmfuzz.%d", parent, (int)getpid());
 	free(parent);
-	ret = mmf_journal_add(j, MMF_J_CGROUP, path, version == 2 ? "v2" : "v1");
+	ret = mmf_journal_add(j, &mmf_jk_cgroup, path, version == 2 ? "v2" : "v1");
 	if (ret < 0)
 		goto fail;
 	if (mkdir(path, 0755)) {
 		int err = errno;
 
 		/* Not made by us: replay must not remove it. */
-		mmf_journal_done(j, MMF_J_CGROUP, path);
+		mmf_journal_done(j, &mmf_jk_cgroup, path);
 		if (err == EEXIST)
 			ret = mmf_sys_fail(err, "mkdir %s (left by a killed run? try "
 					   "'mmfuzz cleanup')", path);
@@ -509,14 +512,15 @@ static int move_tasks(const char *path)
 	return ret;
 }
 
-int mmf_cg_remove_dir(const char *path)
+/* Remove the cgroup path and any inside it: an enum mmf_undo or -errno. */
+static int remove_dir(const char *path)
 {
 	struct dirent *de;
 	int ret = 0;
 	DIR *d;
 
 	if (!is_dir(path))
-		return access(path, F_OK) && errno == ENOENT ? 1 :
+		return access(path, F_OK) && errno == ENOENT ? MMF_UNDO_GONE :
 			mmf_sys_fail(ENOTDIR, "cgroup %s", path);
 	/* Child cgroups inside ours are ours too (made by the executor). */
 	d = opendir(path);
@@ -526,7 +530,7 @@ int mmf_cg_remove_dir(const char *path)
 		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		sub = xasprintf("%s/%s", path, de->d_name);
-		ret = mmf_cg_remove_dir(sub);
+		ret = remove_dir(sub);
 		free(sub);
 		if (ret < 0)
 			break;
@@ -539,9 +543,9 @@ int mmf_cg_remove_dir(const char *path)
 	for (int i = 0; i < 100; i++) {
 		ret = move_tasks(path);
 		if (!rmdir(path))
-			return 0;
+			return MMF_UNDO_DONE;
 		if (errno == ENOENT)
-			return 1;
+			return MMF_UNDO_GONE;
 		if (errno != EBUSY)
 			return mmf_sys_fail(errno, "rmdir %s", path);
 		usleep(20 * 1000);
@@ -557,16 +561,47 @@ int mmf_cg_destroy(struct mmf_cgroup *cg)
 
 	if (!cg)
 		return 0;
-	ret = mmf_cg_remove_dir(cg->path);
+	ret = remove_dir(cg->path);
 	if (ret >= 0)
-		ret = mmf_journal_done(cg->j, MMF_J_CGROUP, cg->path);
+		ret = mmf_journal_done(cg->j, &mmf_jk_cgroup, cg->path);
 	free(cg->path);
 	free(cg);
 	return ret < 0 ? ret : 0;
 }
 
-int mmf_cg_subtree_undo(const char *path, const char *ctrl)
+/* key: a cgroup dir we created, arg: its hierarchy's version, "v2" or "v1". */
+static int cgroup_check(const char *path, const char *arg)
 {
+	const char *base = strrchr(path, '/');
+
+	/* Never a hierarchy root or somebody else's cgroup. */
+	if (!base || strncmp(base + 1, "mmfuzz.", 7))
+		return mmf_sys_fail(EPERM, "%s is not an mmfuzz cgroup", path);
+	return 0;
+}
+
+static int cgroup_undo(const char *path, const char *arg)
+{
+	return remove_dir(path);
+}
+
+static void cgroup_describe(struct strbuf *sb, const char *path, const char *arg)
+{
+	sb_printf(sb, "remove cgroup %s", path);
+}
+
+const struct mmf_journal_kind mmf_jk_cgroup = {
+	.name = "cgroup",
+	.check = cgroup_check,
+	.undo = cgroup_undo,
+	.describe = cgroup_describe,
+};
+MMF_JOURNAL_KIND(mmf_jk_cgroup);
+
+/* key: a cgroup dir, arg: the controller we enabled in its subtree_control. */
+static int subtree_undo(const char *path, const char *arg)
+{
+	const char *ctrl = arg ? arg : "memory";
 	char *file = xasprintf("%s/cgroup.subtree_control", path), *val;
 	struct dirent *de;
 	bool others = false;
@@ -575,7 +610,7 @@ int mmf_cg_subtree_undo(const char *path, const char *ctrl)
 
 	if (!file_has_word(file, ctrl)) {
 		free(file);
-		return 1;
+		return MMF_UNDO_GONE;
 	}
 	/* Another live run's cgroup still relies on it (it found it enabled). */
 	d = opendir(path);
@@ -585,14 +620,27 @@ int mmf_cg_subtree_undo(const char *path, const char *ctrl)
 		closedir(d);
 	if (others) {
 		free(file);
-		return 2;
+		return MMF_UNDO_INUSE;
 	}
 	val = xasprintf("-%s", ctrl);
 	ret = mmf_sysfs_write(file, val);
 	free(val);
 	free(file);
 	if (ret == -ENOENT)
-		return 1;
+		return MMF_UNDO_GONE;
 	/* EBUSY: a child enabled it further down meanwhile and relies on it. */
-	return ret == -EBUSY ? 2 : ret;
+	return ret == -EBUSY ? MMF_UNDO_INUSE : ret;
 }
+
+static void subtree_describe(struct strbuf *sb, const char *path, const char *arg)
+{
+	sb_printf(sb, "disable %s in %s/cgroup.subtree_control", arg ? arg : "memory", path);
+}
+
+static const struct mmf_journal_kind jk_subtree = {
+	.name = "subtree",
+	.check = mmf_journal_check_path,
+	.undo = subtree_undo,
+	.describe = subtree_describe,
+};
+MMF_JOURNAL_KIND(jk_subtree);

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 struct mmf_journal;
+struct mmf_journal_kind;
 struct mmf_cgroup;	/* opaque handle */
 
 /*
@@ -84,9 +85,7 @@ int mmf_cg_reclaim(struct mmf_cgroup *cg, uint64_t bytes);
  */
 int mmf_cg_destroy(struct mmf_cgroup *cg);
 
-/* Undo helpers used by journal replay: 0 done, 1 already gone, 2 left in
- * place because another run's cgroup needs it, -errno. */
-int mmf_cg_remove_dir(const char *path);
-int mmf_cg_subtree_undo(const char *path, const char *ctrl);
+/* Its records: key a cgroup dir we created, arg its version ("v2", "v1"). */
+extern const struct mmf_journal_kind mmf_jk_cgroup;
 
 #endif

@@ -7,9 +7,10 @@
  *   <kind> <key> [<arg>]
  *   done <kind> <key>
  *
- * Fields are %XX-escaped (space, control bytes, '%', non-ASCII). A last line
- * without '\n' is a torn append: its change was never started, so it is
- * ignored.
+ * <kind> is the name of a struct mmf_journal_kind, which the module that
+ * makes the change defines. Fields are %XX-escaped (space, control bytes,
+ * '%', non-ASCII). A last line without '\n' is a torn append: its change
+ * was never started, so it is ignored.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,29 +26,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sys/cgroup.h"
 #include "sys/journal.h"
-#include "sys/loopdev.h"
-#include "sys/swapdev.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
 
 #define JOURNAL_MAGIC "mmfuzz-journal"
 #define JOURNAL_VERSION 1
 
-static const char *const kind_names[MMF_J_NR] = {
-	[MMF_J_KNOB] = "knob",
-	[MMF_J_SWAPON] = "swapon",
-	[MMF_J_ZRAM] = "zram",
-	[MMF_J_FILE] = "file",
-	[MMF_J_CGROUP] = "cgroup",
-	[MMF_J_SUBTREE] = "subtree",
-	[MMF_J_MODULE] = "module",
-	[MMF_J_LOOP] = "loop",
-};
+/* What MMF_JOURNAL_KIND() collected; weak: a program may register none. */
+extern const struct mmf_journal_kind *const __start_mmf_journal_kinds[] __attribute__((weak));
+extern const struct mmf_journal_kind *const __stop_mmf_journal_kinds[] __attribute__((weak));
 
 struct jrec {
-	int kind;
+	const struct mmf_journal_kind *kind;	/* NULL: not known to this program */
+	char *name;	/* the kind's name as written */
 	char *key;
 	char *arg;
 	bool done;
@@ -122,18 +114,29 @@ static char *unesc(const char *s, size_t n)
 	return out;
 }
 
-static void recs_push(struct jrecs *rs, int kind, char *key, char *arg)
+static const struct mmf_journal_kind *kind_by_name(const char *name)
+{
+	for (const struct mmf_journal_kind *const *k = __start_mmf_journal_kinds;
+	     k < __stop_mmf_journal_kinds; k++)
+		if (!strcmp((*k)->name, name))
+			return *k;
+	return NULL;
+}
+
+static void recs_push(struct jrecs *rs, const struct mmf_journal_kind *kind, char *name,
+		      char *key, char *arg)
 {
 	if (rs->nr == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 16;
 		rs->v = xrealloc(rs->v, rs->cap * sizeof(*rs->v));
 	}
-	rs->v[rs->nr++] = (struct jrec){ .kind = kind, .key = key, .arg = arg };
+	rs->v[rs->nr++] = (struct jrec){ .kind = kind, .name = name, .key = key, .arg = arg };
 }
 
 static void recs_free(struct jrecs *rs)
 {
 	for (size_t i = 0; i < rs->nr; i++) {
+		free(rs->v[i].name);
 		free(rs->v[i].key);
 		free(rs->v[i].arg);
 	}
@@ -142,10 +145,11 @@ static void recs_free(struct jrecs *rs)
 	rs->nr = rs->cap = 0;
 }
 
-static struct jrec *recs_find(struct jrecs *rs, int kind, const char *key)
+/* By name: a kind this program does not know is still matched with its "done". */
+static struct jrec *recs_find(struct jrecs *rs, const char *name, const char *key)
 {
 	for (size_t i = rs->nr; i-- > 0;)
-		if (!rs->v[i].done && rs->v[i].kind == kind && !strcmp(rs->v[i].key, key))
+		if (!rs->v[i].done && !strcmp(rs->v[i].name, name) && !strcmp(rs->v[i].key, key))
 			return &rs->v[i];
 	return NULL;
 }
@@ -224,7 +228,8 @@ static int parse_journal(const char *text, size_t len, struct jfile *jf)
 		return -EINVAL;
 	for (p = nl + 1; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
 		const char *f[3] = { NULL }, *fe[3] = { NULL }, *q = p;
-		int nf = 0, kind = -1;
+		char *name;
+		int nf = 0;
 		bool done;
 
 		while (nf < 3) {
@@ -245,138 +250,56 @@ static int parse_journal(const char *text, size_t len, struct jfile *jf)
 			fe[1] = fe[2];
 			nf--;
 		}
-		for (int k = 0; k < MMF_J_NR; k++)
-			if ((size_t)(fe[0] - f[0]) == strlen(kind_names[k]) &&
-			    !strncmp(f[0], kind_names[k], fe[0] - f[0]))
-				kind = k;
-		if (kind < 0 || nf < 2)
-			continue;	/* unknown record: newer version wrote it */
+		if (nf < 2 || fe[0] == f[0])
+			continue;
+		name = unesc(f[0], fe[0] - f[0]);
 		if (done) {
 			char *key = unesc(f[1], fe[1] - f[1]);
-			struct jrec *r = recs_find(&jf->recs, kind, key);
+			struct jrec *r = recs_find(&jf->recs, name, key);
 
 			if (r)
 				r->done = true;
 			free(key);
+			free(name);
 			continue;
 		}
-		recs_push(&jf->recs, kind, unesc(f[1], fe[1] - f[1]),
+		/* An unknown kind (a newer version's, say) stays for a program that knows it. */
+		recs_push(&jf->recs, kind_by_name(name), name, unesc(f[1], fe[1] - f[1]),
 			  nf > 2 ? unesc(f[2], fe[2] - f[2]) : NULL);
 	}
 	return 1;
 }
 
-enum { U_DONE = 0, U_GONE = 1, U_INUSE = 2 };
-
-static int undo_file(const char *path)
+int mmf_journal_check_path(const char *key, const char *arg)
 {
-	struct stat st;
-
-	if (lstat(path, &st))
-		return errno == ENOENT ? U_GONE : mmf_sys_fail(errno, "stat %s", path);
-	/* Only ever a regular file we created; never follow what replaced it. */
-	if (!S_ISREG(st.st_mode))
-		return mmf_sys_fail(EPERM, "%s is no longer a regular file", path);
-	if (unlink(path))
-		return errno == ENOENT ? U_GONE : mmf_sys_fail(errno, "unlink %s", path);
-	return U_DONE;
-}
-
-/* Replay never trusts a record to name something that cannot be ours. */
-static int plausible(const struct jrec *r)
-{
-	const char *base = strrchr(r->key, '/');
-
-	switch (r->kind) {
-	case MMF_J_ZRAM:
-		if (!*r->key || strspn(r->key, "0123456789") != strlen(r->key))
-			return mmf_sys_fail(EINVAL, "zram id '%s' is not a number", r->key);
-		break;
-	case MMF_J_LOOP:
-		if (strncmp(r->key, "/dev/loop", 9) || !r->arg || !strstr(r->arg, "/mmfuzz-loop."))
-			return mmf_sys_fail(EPERM, "%s is not an mmfuzz loop device", r->key);
-		break;
-	case MMF_J_CGROUP:
-		/* Never a hierarchy root or somebody else's cgroup. */
-		if (!base || strncmp(base + 1, "mmfuzz.", 7))
-			return mmf_sys_fail(EPERM, "%s is not an mmfuzz cgroup", r->key);
-		break;
-	default:
-		if (r->key[0] != '/' && r->kind != MMF_J_MODULE)
-			return mmf_sys_fail(EINVAL, "'%s' is not an absolute path", r->key);
-	}
+	if (key[0] != '/')
+		return mmf_sys_fail(EINVAL, "'%s' is not an absolute path", key);
 	return 0;
 }
 
 static int undo_one(const struct jrec *r)
 {
-	int ret = plausible(r);
+	int ret;
 
-	if (ret < 0)
-		return ret;
-	switch (r->kind) {
-	case MMF_J_KNOB:
-		ret = mmf_sysfs_write(r->key, r->arg ? r->arg : "");
-		return ret == -ENOENT ? U_GONE : ret;
-	case MMF_J_SWAPON:
-		ret = mmf_swapoff(r->key);
-		/* EINVAL: not (any more) a swap area. */
-		if (ret == -EINVAL || ret == -ENOENT)
-			return U_GONE;
-		return ret;
-	case MMF_J_ZRAM:
-		return mmf_zram_destroy(atoi(r->key));
-	case MMF_J_FILE:
-		return undo_file(r->key);
-	case MMF_J_CGROUP:
-		return mmf_cg_remove_dir(r->key);
-	case MMF_J_SUBTREE:
-		return mmf_cg_subtree_undo(r->key, r->arg ? r->arg : "memory");
-	case MMF_J_MODULE:
-		return mmf_module_unload(r->key);
-	case MMF_J_LOOP:
-		return mmf_loop_destroy(r->key, r->arg ? r->arg : "");
-	}
-	return -EINVAL;
+	if (!r->kind)
+		return mmf_sys_fail(EOPNOTSUPP, "no undo for records of kind '%s' in this program",
+				    r->name);
+	ret = r->kind->check(r->key, r->arg);
+	return ret < 0 ? ret : r->kind->undo(r->key, r->arg);
 }
 
 static void describe(struct strbuf *sb, const struct jrec *r)
 {
-	switch (r->kind) {
-	case MMF_J_KNOB:
-		sb_printf(sb, "restore %s = '%s'", r->key, r->arg ? r->arg : "");
-		break;
-	case MMF_J_SWAPON:
-		sb_printf(sb, "swapoff %s", r->key);
-		break;
-	case MMF_J_ZRAM:
-		sb_printf(sb, "remove /dev/zram%s", r->key);
-		break;
-	case MMF_J_FILE:
-		sb_printf(sb, "remove file %s", r->key);
-		break;
-	case MMF_J_CGROUP:
-		sb_printf(sb, "remove cgroup %s", r->key);
-		break;
-	case MMF_J_SUBTREE:
-		sb_printf(sb, "disable %s in %s/cgroup.subtree_control",
-			  r->arg ? r->arg : "memory", r->key);
-		break;
-	case MMF_J_MODULE:
-		sb_printf(sb, "unload module %s", r->key);
-		break;
-	case MMF_J_LOOP:
-		sb_printf(sb, "detach %s from %s", r->key, r->arg ? r->arg : "");
-		break;
-	}
+	if (r->kind)
+		r->kind->describe(sb, r->key, r->arg);
+	else
+		sb_printf(sb, "%s %s", r->name, r->key);
 }
 
 /* The path an item is about, for "keep what depends on a failed item". */
 static char *dep_key(const struct jrec *r)
 {
-	if (r->kind == MMF_J_ZRAM)
-		return xasprintf("/dev/zram%s", r->key);
-	return xstrdup(r->key);
+	return r->kind && r->kind->path ? r->kind->path(r->key) : xstrdup(r->key);
 }
 
 /* k is f or one of its ancestors ("/a" for "/a/b"). */
@@ -408,7 +331,8 @@ static int rewrite_kept(const char *path, const struct jfile *jf)
 
 		if (!r->keep)
 			continue;
-		sb_printf(&sb, "%s ", kind_names[r->kind]);
+		esc(&sb, r->name);
+		sb_puts(&sb, " ");
 		esc(&sb, r->key);
 		if (r->arg) {
 			sb_puts(&sb, " ");
@@ -477,7 +401,7 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 			continue;
 		}
 		/* The kernel forgot everything but files we created on disk. */
-		if (!same_boot && r->kind != MMF_J_FILE) {
+		if (!same_boot && r->kind && !r->kind->after_reboot) {
 			emit(out, path, what.buf, "skipped: made before the last reboot", false);
 			rep->undone++;
 			free(dk);
@@ -499,7 +423,7 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 			failed[nfailed++] = dk;
 			continue;
 		}
-		emit(out, path, what.buf, ret == U_DONE ? "done" : ret == U_GONE ?
+		emit(out, path, what.buf, ret == MMF_UNDO_DONE ? "done" : ret == MMF_UNDO_GONE ?
 		     "already undone" : "left as is: another mmfuzz run still uses it", false);
 		rep->undone++;
 		free(dk);
@@ -782,16 +706,16 @@ static int append(struct mmf_journal *j, const char *line, size_t n)
 	return 0;
 }
 
-int mmf_journal_add(struct mmf_journal *j, enum mmf_jkind kind, const char *key,
-		    const char *arg)
+int mmf_journal_add(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		    const char *key, const char *arg)
 {
 	struct strbuf sb;
 	int ret;
 
-	if (kind < 0 || kind >= MMF_J_NR || !key || !*key)
+	if (!kind || !key || !*key)
 		return mmf_sys_fail(EINVAL, "bad journal record");
 	sb_init(&sb);
-	sb_printf(&sb, "%s ", kind_names[kind]);
+	sb_printf(&sb, "%s ", kind->name);
 	esc(&sb, key);
 	if (arg) {
 		sb_puts(&sb, " ");
@@ -801,26 +725,28 @@ int mmf_journal_add(struct mmf_journal *j, enum mmf_jkind kind, const char *key,
 	pthread_mutex_lock(&j->lock);
 	ret = append(j, sb.buf, sb.len);
 	if (!ret)
-		recs_push(&j->recs, kind, xstrdup(key), arg ? xstrdup(arg) : NULL);
+		recs_push(&j->recs, kind, xstrdup(kind->name), xstrdup(key),
+			  arg ? xstrdup(arg) : NULL);
 	pthread_mutex_unlock(&j->lock);
 	sb_free(&sb);
 	return ret;
 }
 
-int mmf_journal_done(struct mmf_journal *j, enum mmf_jkind kind, const char *key)
+int mmf_journal_done(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		     const char *key)
 {
 	struct strbuf sb;
 	struct jrec *r;
 	int ret = 0;
 
-	if (kind < 0 || kind >= MMF_J_NR || !key)
+	if (!kind || !key)
 		return mmf_sys_fail(EINVAL, "bad journal record");
 	sb_init(&sb);
-	sb_printf(&sb, "done %s ", kind_names[kind]);
+	sb_printf(&sb, "done %s ", kind->name);
 	esc(&sb, key);
 	sb_puts(&sb, "\n");
 	pthread_mutex_lock(&j->lock);
-	r = recs_find(&j->recs, kind, key);
+	r = recs_find(&j->recs, kind->name, key);
 	if (r) {
 		ret = append(j, sb.buf, sb.len);
 		if (!ret)
@@ -831,12 +757,13 @@ int mmf_journal_done(struct mmf_journal *j, enum mmf_jkind kind, const char *key
 	return ret;
 }
 
-bool mmf_journal_has(struct mmf_journal *j, enum mmf_jkind kind, const char *key)
+bool mmf_journal_has(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		     const char *key)
 {
 	bool has;
 
 	pthread_mutex_lock(&j->lock);
-	has = recs_find(&j->recs, kind, key) != NULL;
+	has = recs_find(&j->recs, kind->name, key) != NULL;
 	pthread_mutex_unlock(&j->lock);
 	return has;
 }

@@ -3,7 +3,8 @@
  * Undo journal: every change the sys layer makes to the machine is appended
  * (and fsync'd) to STATE_DIR/journal.<pid> before it is made, so that
  * mmf_journal_close() or, after a SIGKILL, mmf_cleanup() can undo it in
- * reverse order. See CONTRIBUTING-sys.md for the guarantees and the format.
+ * reverse order. The file format is described at the top of journal.c, the
+ * guarantees in CONTRIBUTING.md ("System helpers and the undo journal").
  *
  * Errors follow sys/sysfs.h: -errno, message in mmf_sys_err().
  * A journal handle may be used from several threads. A forked child may
@@ -16,18 +17,51 @@
 #include <stdio.h>
 
 struct mmf_journal;
+struct strbuf;
 
-enum mmf_jkind {
-	MMF_J_KNOB,	/* key: file path, arg: old value to write back */
-	MMF_J_SWAPON,	/* key: swap device or file path: swapoff */
-	MMF_J_ZRAM,	/* key: zram device id: reset, hot_remove */
-	MMF_J_FILE,	/* key: regular file we created: unlink */
-	MMF_J_CGROUP,	/* key: cgroup dir we created, arg: "v1"/"v2": empty, rmdir */
-	MMF_J_SUBTREE,	/* key: cgroup dir, arg: controller we enabled there */
-	MMF_J_MODULE,	/* key: kernel module we loaded: modprobe -r */
-	MMF_J_LOOP,	/* key: /dev/loopN, arg: its backing file: detach if still so */
-	MMF_J_NR,
+/* What an undo did, besides -errno. */
+enum mmf_undo {
+	MMF_UNDO_DONE,	/* undone now */
+	MMF_UNDO_GONE,	/* already undone (by somebody, or it never happened) */
+	MMF_UNDO_INUSE,	/* left in place on purpose: another run relies on it */
 };
+
+/*
+ * A kind of record: how replay checks, undoes and describes it. The module
+ * that makes the change defines the kind, registers it with
+ * MMF_JOURNAL_KIND() and passes it to mmf_journal_add(). A record names its
+ * kind by name on disk, so a name never changes once released. Replay may
+ * run in another process (mmfuzz cleanup, the guardian), so the callbacks
+ * see only key and arg as written; arg may be NULL.
+ */
+struct mmf_journal_kind {
+	const char *name;	/* one word, unique */
+	/* 0 if key/arg can name a change of ours, else mmf_sys_fail(): replay trusts no record. */
+	int (*check)(const char *key, const char *arg);
+	/* An enum mmf_undo, or -errno with mmf_sys_err() set. Idempotent. */
+	int (*undo)(const char *key, const char *arg);
+	/* One line for the cleanup report, without a newline: "swapoff /dev/zram3". */
+	void (*describe)(struct strbuf *sb, const char *key, const char *arg);
+	/*
+	 * The path the change is about, malloc'd, where that is not key: the
+	 * records about it and its parents stay when it cannot be undone.
+	 */
+	char *(*path)(const char *key);
+	/* Undo it even if it was made before the last reboot (files on disk). */
+	bool after_reboot;
+};
+
+/*
+ * Make kind (a struct mmf_journal_kind of this file) known to replay, also
+ * of other processes' journals: a linker section collects every kind the
+ * program links. A record of a kind it lacks stays in the journal.
+ */
+#define MMF_JOURNAL_KIND(kind)							\
+	static const struct mmf_journal_kind *const kind##_entry			\
+	__attribute__((used, section("mmf_journal_kinds"))) = &kind
+
+/* 0 if key is an absolute path, else mmf_sys_fail(): a check for kinds keyed by path. */
+int mmf_journal_check_path(const char *key, const char *arg);
 
 /* $MMFUZZ_STATE_DIR, else /run/mmfuzz. */
 const char *mmf_state_dir(void);
@@ -42,15 +76,17 @@ int mmf_journal_open(const char *state_dir, struct mmf_journal **jp);
 const char *mmf_journal_path(const struct mmf_journal *j);
 
 /* Record a change about to be made; arg may be NULL. Durable on return. */
-int mmf_journal_add(struct mmf_journal *j, enum mmf_jkind kind, const char *key,
-		    const char *arg);
+int mmf_journal_add(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		    const char *key, const char *arg);
 /*
  * The caller has undone the latest record of kind/key itself (or the change
  * it announced did not happen): replay must not touch it any more.
  */
-int mmf_journal_done(struct mmf_journal *j, enum mmf_jkind kind, const char *key);
+int mmf_journal_done(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		     const char *key);
 /* Whether a not-yet-done record of kind/key exists: "is this ours?". */
-bool mmf_journal_has(struct mmf_journal *j, enum mmf_jkind kind, const char *key);
+bool mmf_journal_has(struct mmf_journal *j, const struct mmf_journal_kind *kind,
+		     const char *key);
 
 /*
  * Fork a detached guardian process that waits for this process to exit and

@@ -31,22 +31,52 @@ static int backing_of(const char *dev, char *buf, size_t n)
 	return mmf_sysfs_read(path, buf, n);
 }
 
-int mmf_loop_destroy(const char *dev, const char *backing)
+/*
+ * Detach dev if backing still backs it: MMF_UNDO_GONE if it is already
+ * detached or now somebody else's.
+ */
+static int loop_destroy(const char *dev, const char *backing)
 {
 	char cur[PATH_MAX];
 	int fd, ret;
 
 	if (backing_of(dev, cur, sizeof(cur)) < 0 || strcmp(cur, backing))
-		return 1;
+		return MMF_UNDO_GONE;
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 1 : mmf_sys_fail(errno, "open %s", dev);
+		return errno == ENOENT ? MMF_UNDO_GONE : mmf_sys_fail(errno, "open %s", dev);
 	ret = ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 0;
 	close(fd);
 	if (ret == -ENXIO)
-		return 1;
-	return ret < 0 ? mmf_sys_fail(-ret, "detach %s", dev) : 0;
+		return MMF_UNDO_GONE;
+	return ret < 0 ? mmf_sys_fail(-ret, "detach %s", dev) : MMF_UNDO_DONE;
 }
+
+/* key: /dev/loopN, arg: the backing file we attached to it. */
+static int loop_check(const char *dev, const char *backing)
+{
+	if (strncmp(dev, "/dev/loop", 9) || !backing || !strstr(backing, "/mmfuzz-loop."))
+		return mmf_sys_fail(EPERM, "%s is not an mmfuzz loop device", dev);
+	return 0;
+}
+
+static int loop_undo(const char *dev, const char *backing)
+{
+	return loop_destroy(dev, backing ? backing : "");
+}
+
+static void loop_describe(struct strbuf *sb, const char *dev, const char *backing)
+{
+	sb_printf(sb, "detach %s from %s", dev, backing ? backing : "");
+}
+
+static const struct mmf_journal_kind jk_loop = {
+	.name = "loop",
+	.check = loop_check,
+	.undo = loop_undo,
+	.describe = loop_describe,
+};
+MMF_JOURNAL_KIND(jk_loop);
 
 /* The backing file, allocated: no holes to fill under swap-out. */
 static int make_backing(struct mmf_journal *j, const char *dir, uint64_t bytes, char *path)
@@ -59,7 +89,7 @@ static int make_backing(struct mmf_journal *j, const char *dir, uint64_t bytes, 
 		ret = mmf_sys_fail(errno, "allocate %s", path);
 		close(fd);
 		unlink(path);
-		mmf_journal_done(j, MMF_J_FILE, path);
+		mmf_journal_done(j, &mmf_jk_file, path);
 		return ret;
 	}
 	return fd;
@@ -81,7 +111,7 @@ static int bind_free(struct mmf_journal *j, int file_fd, const char *backing, ch
 			break;
 		}
 		snprintf(dev, PATH_MAX, "/dev/loop%d", nr);
-		ret = mmf_journal_add(j, MMF_J_LOOP, dev, backing);
+		ret = mmf_journal_add(j, &jk_loop, dev, backing);
 		if (ret < 0)
 			break;
 		fd = open(dev, O_RDWR | O_CLOEXEC);
@@ -99,7 +129,7 @@ static int bind_free(struct mmf_journal *j, int file_fd, const char *backing, ch
 				mmf_sys_fail(-ret, "attach %s to %s", backing, dev);
 		}
 		if (ret < 0)
-			mmf_journal_done(j, MMF_J_LOOP, dev);
+			mmf_journal_done(j, &jk_loop, dev);
 	}
 	close(ctl);
 	return ret;
@@ -145,10 +175,10 @@ int mmf_loop_swap_add(struct mmf_journal *j, const char *dir, uint64_t size_byte
 		return 0;
 	}
 	snprintf(msg, sizeof(msg), "%s", mmf_sys_err());
-	if (mmf_journal_has(j, MMF_J_LOOP, dev) && mmf_loop_destroy(dev, backing) >= 0)
-		mmf_journal_done(j, MMF_J_LOOP, dev);
+	if (mmf_journal_has(j, &jk_loop, dev) && loop_destroy(dev, backing) >= 0)
+		mmf_journal_done(j, &jk_loop, dev);
 	unlink(backing);
-	mmf_journal_done(j, MMF_J_FILE, backing);
+	mmf_journal_done(j, &mmf_jk_file, backing);
 	return mmf_sys_set_err(ret, msg);
 }
 
@@ -157,22 +187,22 @@ int mmf_loop_swap_remove(struct mmf_journal *j, const char *dev)
 	char backing[PATH_MAX];
 	int ret;
 
-	if (!mmf_journal_has(j, MMF_J_LOOP, dev))
+	if (!mmf_journal_has(j, &jk_loop, dev))
 		return mmf_sys_fail(EPERM, "%s is not a loop device of this run", dev);
 	if (backing_of(dev, backing, sizeof(backing)) < 0 ||
-	    !mmf_journal_has(j, MMF_J_FILE, backing))
+	    !mmf_journal_has(j, &mmf_jk_file, backing))
 		return mmf_sys_fail(EPERM, "%s is no longer backed by a file of this run", dev);
-	if (mmf_journal_has(j, MMF_J_SWAPON, dev)) {
+	if (mmf_journal_has(j, &mmf_jk_swapon, dev)) {
 		ret = mmf_swapoff(dev);
 		if (ret < 0 && ret != -EINVAL)
 			return ret;
-		mmf_journal_done(j, MMF_J_SWAPON, dev);
+		mmf_journal_done(j, &mmf_jk_swapon, dev);
 	}
-	ret = mmf_loop_destroy(dev, backing);
+	ret = loop_destroy(dev, backing);
 	if (ret < 0)
 		return ret;
-	mmf_journal_done(j, MMF_J_LOOP, dev);
+	mmf_journal_done(j, &jk_loop, dev);
 	if (unlink(backing) && errno != ENOENT)
 		return mmf_sys_fail(errno, "unlink %s", backing);
-	return mmf_journal_done(j, MMF_J_FILE, backing);
+	return mmf_journal_done(j, &mmf_jk_file, backing);
 }

@@ -23,10 +23,4 @@ int mmf_loop_swap_add(struct mmf_journal *j, const char *dir, uint64_t size_byte
 /* mmf_swapdev_remove() for a loop device: swapoff, detach, remove its file. */
 int mmf_loop_swap_remove(struct mmf_journal *j, const char *dev);
 
-/*
- * Detach dev if its backing file is still backing (the journal's record):
- * 0 done, 1 already gone or now somebody else's, -errno.
- */
-int mmf_loop_destroy(const char *dev, const char *backing);
-
 #endif

@@ -33,7 +33,7 @@ struct swap_header_info {
 	unsigned char sws_uuid[16];
 	char sws_volume[16];
 	uint32_t padding[117];
-	uint32_t badpages[1];
+	uint32_t badpages[];
 };
 
 static atomic_int swapfile_seq;
@@ -92,12 +92,12 @@ int mmf_swapon(const char *path, int prio)
 
 int mmf_swapon_journaled(struct mmf_journal *j, const char *path, int prio)
 {
-	int ret = mmf_journal_add(j, MMF_J_SWAPON, path, NULL);
+	int ret = mmf_journal_add(j, &mmf_jk_swapon, path, NULL);
 
 	if (ret == 0) {
 		ret = mmf_swapon(path, prio);
 		if (ret < 0)
-			mmf_journal_done(j, MMF_J_SWAPON, path);
+			mmf_journal_done(j, &mmf_jk_swapon, path);
 	}
 	return ret;
 }
@@ -108,6 +108,29 @@ int mmf_swapoff(const char *path)
 		return mmf_sys_fail(errno, "swapoff %s", path);
 	return 0;
 }
+
+static int swapon_undo(const char *path, const char *arg)
+{
+	int ret = mmf_swapoff(path);
+
+	/* EINVAL: not (any more) a swap area. */
+	if (ret == -EINVAL || ret == -ENOENT)
+		return MMF_UNDO_GONE;
+	return ret;
+}
+
+static void swapon_describe(struct strbuf *sb, const char *path, const char *arg)
+{
+	sb_printf(sb, "swapoff %s", path);
+}
+
+const struct mmf_journal_kind mmf_jk_swapon = {
+	.name = "swapon",
+	.check = mmf_journal_check_path,
+	.undo = swapon_undo,
+	.describe = swapon_describe,
+};
+MMF_JOURNAL_KIND(mmf_jk_swapon);
 
 /* Write the header page and zeros for the rest; no holes for swapon. */
 static int fill_swapfile(int fd, uint64_t pages, const char *path)
@@ -136,6 +159,34 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	return ret;
 }
 
+static int file_undo(const char *path, const char *arg)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? MMF_UNDO_GONE : mmf_sys_fail(errno, "stat %s", path);
+	/* Only ever a regular file we created; never follow what replaced it. */
+	if (!S_ISREG(st.st_mode))
+		return mmf_sys_fail(EPERM, "%s is no longer a regular file", path);
+	if (unlink(path))
+		return errno == ENOENT ? MMF_UNDO_GONE : mmf_sys_fail(errno, "unlink %s", path);
+	return MMF_UNDO_DONE;
+}
+
+static void file_describe(struct strbuf *sb, const char *path, const char *arg)
+{
+	sb_printf(sb, "remove file %s", path);
+}
+
+const struct mmf_journal_kind mmf_jk_file = {
+	.name = "file",
+	.check = mmf_journal_check_path,
+	.undo = file_undo,
+	.describe = file_describe,
+	.after_reboot = true,
+};
+MMF_JOURNAL_KIND(mmf_jk_file);
+
 int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kind,
 			 char *path)
 {
@@ -151,7 +202,7 @@ int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kin
 		if (snprintf(path, PATH_MAX, "%s/mmfuzz-%s.%d.%d", dir, kind, (int)getpid(),
 			     atomic_fetch_add(&swapfile_seq, 1)) >= PATH_MAX)
 			return mmf_sys_fail(ENAMETOOLONG, "swap file directory %s", dir);
-		ret = mmf_journal_add(j, MMF_J_FILE, path, NULL);
+		ret = mmf_journal_add(j, &mmf_jk_file, path, NULL);
 		if (ret < 0)
 			return ret;
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -159,7 +210,7 @@ int mmf_swap_file_create(struct mmf_journal *j, const char *dir, const char *kin
 			return fd;
 		ret = errno;
 		/* Not created, so not ours: replay must leave it alone. */
-		mmf_journal_done(j, MMF_J_FILE, path);
+		mmf_journal_done(j, &mmf_jk_file, path);
 		if (ret != EEXIST)
 			return mmf_sys_fail(ret, "create %s", path);
 	}
@@ -187,7 +238,7 @@ int mmf_swapfile_add(struct mmf_journal *j, const char *dir, uint64_t size_bytes
 		ret = mmf_swapon_journaled(j, path, prio);
 	if (ret < 0) {
 		unlink(path);
-		mmf_journal_done(j, MMF_J_FILE, path);
+		mmf_journal_done(j, &mmf_jk_file, path);
 		return ret;
 	}
 	if (out_path)
@@ -217,15 +268,34 @@ static int run_cmd(char *const argv[])
 	return -EIO;
 }
 
-int mmf_module_unload(const char *name)
+/* key: a kernel module we loaded. */
+static int module_check(const char *name, const char *arg)
+{
+	return 0;	/* modprobe -r takes a name, never a path to trust */
+}
+
+static int module_unload(const char *name, const char *arg)
 {
 	char *sys = xasprintf("/sys/module/%s", name);
 	char *const argv[] = { "modprobe", "-r", (char *)name, NULL };
 	bool loaded = !access(sys, F_OK);
 
 	free(sys);
-	return loaded ? run_cmd(argv) : 1;
+	return loaded ? run_cmd(argv) : MMF_UNDO_GONE;
 }
+
+static void module_describe(struct strbuf *sb, const char *name, const char *arg)
+{
+	sb_printf(sb, "unload module %s", name);
+}
+
+static const struct mmf_journal_kind jk_module = {
+	.name = "module",
+	.check = module_check,
+	.undo = module_unload,
+	.describe = module_describe,
+};
+MMF_JOURNAL_KIND(jk_module);
 
 static int zram_control_ready(struct mmf_journal *j)
 {
@@ -236,7 +306,7 @@ static int zram_control_ready(struct mmf_journal *j)
 		return 0;
 	if (!access("/sys/module/zram", F_OK))
 		return mmf_sys_fail(ENODEV, "zram is loaded but %s is missing", ZRAM_CONTROL);
-	ret = mmf_journal_add(j, MMF_J_MODULE, "zram", NULL);
+	ret = mmf_journal_add(j, &jk_module, "zram", NULL);
 	if (ret < 0)
 		return ret;
 	ret = run_cmd(argv);
@@ -244,7 +314,7 @@ static int zram_control_ready(struct mmf_journal *j)
 		ret = mmf_sys_fail(ENODEV, "modprobe zram: still no %s", ZRAM_CONTROL);
 	/* Nothing loaded (or not by us): nothing to unload. */
 	if (ret < 0 || access("/sys/module/zram", F_OK))
-		mmf_journal_done(j, MMF_J_MODULE, "zram");
+		mmf_journal_done(j, &jk_module, "zram");
 	return ret;
 }
 
@@ -272,7 +342,7 @@ static int zram_hot_add(void)
 	return id;
 }
 
-int mmf_zram_destroy(int id)
+static int zram_destroy(int id)
 {
 	char dev[64], blk[64], path[96], num[16];
 	int ret;
@@ -280,7 +350,7 @@ int mmf_zram_destroy(int id)
 	snprintf(blk, sizeof(blk), "/sys/block/zram%d", id);
 	snprintf(dev, sizeof(dev), "/dev/zram%d", id);
 	if (access(blk, F_OK))
-		return errno == ENOENT ? 1 : mmf_sys_fail(errno, "%s", blk);
+		return errno == ENOENT ? MMF_UNDO_GONE : mmf_sys_fail(errno, "%s", blk);
 	/* Normally the swapon record came later and was undone first. */
 	if (mmf_swap_find(dev, NULL) == 1) {
 		ret = mmf_swapoff(dev);
@@ -290,15 +360,47 @@ int mmf_zram_destroy(int id)
 	snprintf(path, sizeof(path), "%s/reset", blk);
 	ret = mmf_sysfs_write(path, "1");
 	if (ret == -ENOENT)
-		return 1;
+		return MMF_UNDO_GONE;
 	if (ret < 0)
 		return ret;
 	snprintf(num, sizeof(num), "%d", id);
 	ret = mmf_sysfs_write(ZRAM_CONTROL "/hot_remove", num);
 	if (ret == -ENODEV || ret == -ENOENT)
-		return 1;
-	return ret < 0 ? ret : 0;
+		return MMF_UNDO_GONE;
+	return ret < 0 ? ret : MMF_UNDO_DONE;
 }
+
+/* key: the zram device id the kernel gave us. */
+static int zram_check(const char *id, const char *arg)
+{
+	if (!*id || strspn(id, "0123456789") != strlen(id))
+		return mmf_sys_fail(EINVAL, "zram id '%s' is not a number", id);
+	return 0;
+}
+
+static int zram_undo(const char *id, const char *arg)
+{
+	return zram_destroy(atoi(id));
+}
+
+static void zram_describe(struct strbuf *sb, const char *id, const char *arg)
+{
+	sb_printf(sb, "remove /dev/zram%s", id);
+}
+
+static char *zram_path(const char *id)
+{
+	return xasprintf("/dev/zram%s", id);
+}
+
+const struct mmf_journal_kind mmf_jk_zram = {
+	.name = "zram",
+	.check = zram_check,
+	.undo = zram_undo,
+	.describe = zram_describe,
+	.path = zram_path,
+};
+MMF_JOURNAL_KIND(mmf_jk_zram);
 
 static int zram_setup(int id, uint64_t pages)
 {
@@ -358,7 +460,7 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 	snprintf(key, sizeof(key), "%d", id);
 	snprintf(dev, sizeof(dev), "/dev/zram%d", id);
 	/* The kernel names the device only now: journal it before anything else. */
-	ret = mmf_journal_add(j, MMF_J_ZRAM, key, NULL);
+	ret = mmf_journal_add(j, &mmf_jk_zram, key, NULL);
 	if (ret == 0)
 		ret = zram_setup(id, pages);
 	if (ret == 0)
@@ -368,8 +470,8 @@ int mmf_zram_add(struct mmf_journal *j, uint64_t size_bytes, int prio, char *out
 
 		/* Keep the first error's message, not the cleanup's. */
 		snprintf(msg, sizeof(msg), "%s", mmf_sys_err());
-		if (mmf_zram_destroy(id) >= 0)
-			mmf_journal_done(j, MMF_J_ZRAM, key);
+		if (zram_destroy(id) >= 0)
+			mmf_journal_done(j, &mmf_jk_zram, key);
 		return mmf_sys_set_err(ret, msg);
 	}
 	if (out_path)
@@ -386,25 +488,25 @@ int mmf_swapdev_remove(struct mmf_journal *j, const char *path)
 	if (!strncmp(path, "/dev/loop", 9))
 		return mmf_loop_swap_remove(j, path);
 
-	if (!mmf_journal_has(j, MMF_J_SWAPON, path) && !mmf_journal_has(j, MMF_J_FILE, path) &&
-	    !(zram && mmf_journal_has(j, MMF_J_ZRAM, key)))
+	if (!mmf_journal_has(j, &mmf_jk_swapon, path) && !mmf_journal_has(j, &mmf_jk_file, path) &&
+	    !(zram && mmf_journal_has(j, &mmf_jk_zram, key)))
 		return mmf_sys_fail(EPERM, "%s is not a swap device of this run", path);
-	if (mmf_journal_has(j, MMF_J_SWAPON, path)) {
+	if (mmf_journal_has(j, &mmf_jk_swapon, path)) {
 		ret = mmf_swapoff(path);
 		if (ret < 0 && ret != -EINVAL)
 			return ret;
-		mmf_journal_done(j, MMF_J_SWAPON, path);
+		mmf_journal_done(j, &mmf_jk_swapon, path);
 	}
-	if (zram && mmf_journal_has(j, MMF_J_ZRAM, key)) {
-		ret = mmf_zram_destroy(atoi(key));
+	if (zram && mmf_journal_has(j, &mmf_jk_zram, key)) {
+		ret = zram_destroy(atoi(key));
 		if (ret < 0)
 			return ret;
-		return mmf_journal_done(j, MMF_J_ZRAM, key);
+		return mmf_journal_done(j, &mmf_jk_zram, key);
 	}
-	if (mmf_journal_has(j, MMF_J_FILE, path)) {
+	if (mmf_journal_has(j, &mmf_jk_file, path)) {
 		if (unlink(path) && errno != ENOENT)
 			return mmf_sys_fail(errno, "unlink %s", path);
-		return mmf_journal_done(j, MMF_J_FILE, path);
+		return mmf_journal_done(j, &mmf_jk_file, path);
 	}
 	return 0;
 }

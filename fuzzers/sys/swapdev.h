@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct mmf_journal;
+struct mmf_journal_kind;
 
 /* Highest priority swapon(2) accepts (SWAP_FLAG_PRIO_MASK). */
 #define MMF_SWAP_PRIO_MAX 32767
@@ -78,8 +79,12 @@ void mmf_swap_header(unsigned char *page, uint64_t pages);
 /* Pages of a swap area of size_bytes at prio, or -EINVAL/-EFBIG. */
 int mmf_swap_check_args(uint64_t size_bytes, int prio, uint64_t *pages);
 
-/* Undo helpers used by journal replay: 0 done, 1 already gone, -errno. */
-int mmf_zram_destroy(int id);
-int mmf_module_unload(const char *name);
+/*
+ * Their records. swapon: key the device or file swapped on. file: key a
+ * regular file we created. zram: key the device id ("3" for /dev/zram3).
+ */
+extern const struct mmf_journal_kind mmf_jk_swapon;
+extern const struct mmf_journal_kind mmf_jk_file;
+extern const struct mmf_journal_kind mmf_jk_zram;
 
 #endif

@@ -190,19 +190,40 @@ int mmf_knob_value(const char *raw, char *out, size_t n)
 	return len;
 }
 
+/* key: the knob's path, arg: the value to write back. */
+static int knob_undo(const char *path, const char *old)
+{
+	int ret = mmf_sysfs_write(path, old ? old : "");
+
+	return ret == -ENOENT ? MMF_UNDO_GONE : ret;
+}
+
+static void knob_describe(struct strbuf *sb, const char *path, const char *old)
+{
+	sb_printf(sb, "restore %s = '%s'", path, old ? old : "");
+}
+
+const struct mmf_journal_kind mmf_jk_knob = {
+	.name = "knob",
+	.check = mmf_journal_check_path,
+	.undo = knob_undo,
+	.describe = knob_describe,
+};
+MMF_JOURNAL_KIND(mmf_jk_knob);
+
 int mmf_knob_set(struct mmf_journal *j, const char *path, const char *val)
 {
 	char raw[4096], old[4096];
 	int r;
 
-	if (!mmf_journal_has(j, MMF_J_KNOB, path)) {
+	if (!mmf_journal_has(j, &mmf_jk_knob, path)) {
 		r = mmf_sysfs_read(path, raw, sizeof(raw));
 		if (r < 0)
 			return r;
 		r = mmf_knob_value(raw, old, sizeof(old));
 		if (r < 0)
 			return r;
-		r = mmf_journal_add(j, MMF_J_KNOB, path, old);
+		r = mmf_journal_add(j, &mmf_jk_knob, path, old);
 		if (r < 0)
 			return r;
 	}

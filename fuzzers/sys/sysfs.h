@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 struct mmf_journal;
+struct mmf_journal_kind;
 
 /* The message of the last failure in this thread ("" if none yet). */
 const char *mmf_sys_err(void);
@@ -56,5 +57,7 @@ int mmf_knob_value(const char *raw, char *out, size_t n);
  * only, so undo restores the value from before the run), then write val.
  */
 int mmf_knob_set(struct mmf_journal *j, const char *path, const char *val);
+/* Its records: key the knob's path, arg the value to write back. */
+extern const struct mmf_journal_kind mmf_jk_knob;
 
 #endif

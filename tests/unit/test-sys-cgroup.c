@@ -173,10 +173,10 @@ static void test_live(void)
 	      "created under %s, own cgroup %s", parent, own);
 	CHECK(strstr(mmf_cg_path(cg), "/mmfuzz.") && strstr(mmf_cg_path(cg), ".t"), "name %s",
 	      mmf_cg_path(cg));
-	CHECK(mmf_journal_has(jr, MMF_J_CGROUP, mmf_cg_path(cg)), "not journaled");
+	CHECK(mmf_journal_has(jr, &mmf_jk_cgroup, mmf_cg_path(cg)), "not journaled");
 	CHECK(mmf_cg_create(jr, "t", &cg2) == -EEXIST && strstr(mmf_sys_err(), "cleanup"),
 	      "second create of the same name: %s", mmf_sys_err());
-	CHECK(mmf_journal_has(jr, MMF_J_CGROUP, mmf_cg_path(cg)), "failed create undid ours");
+	CHECK(mmf_journal_has(jr, &mmf_jk_cgroup, mmf_cg_path(cg)), "failed create undid ours");
 
 	/* Limits land as written; v1 memsw = max + swap, in either order. */
 	ret = mmf_cg_set_limit(cg, 64 * MiB, 48 * MiB, 32 * MiB);
@@ -258,7 +258,7 @@ static void test_live(void)
 	ret = mmf_cg_destroy(cg);
 	CHECK(ret == 0, "destroy: %s", mmf_sys_err());
 	CHECK(access(parent, F_OK) && errno == ENOENT, "%s still there", parent);
-	CHECK(!mmf_journal_has(jr, MMF_J_CGROUP, parent), "record not done");
+	CHECK(!mmf_journal_has(jr, &mmf_jk_cgroup, parent), "record not done");
 	CHECK(kill(kids[0], 0) == 0, "hog 1 was killed by destroy");
 	cgroup_of(kids[0], version, rel, sizeof(rel));
 	*strrchr(parent, '/') = '\0';

@@ -3,7 +3,8 @@
  * sys/journal: a child makes a swap file, a zram device, a cgroup and two
  * knob changes and is SIGKILLed; mmf_cleanup() must then undo all of it,
  * while leaving a live run's journal alone. Also: pid reuse, journals of a
- * previous boot, items that cannot be undone, and the guardian. Needs root.
+ * previous boot, items that cannot be undone, a kind registered outside
+ * sys/ (and one nobody registered), and the guardian. Needs root.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,16 @@
 #define THP64 "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
 #define SWAPPINESS "/proc/sys/vm/swappiness"
 
-static pid_t main_pid, child = -1;
+/* In a child: a failed step ends it, and the parent's read of its report fails. */
+#define CHILD_OK(x)								\
+	do {									\
+		if ((x) != 0) {							\
+			fprintf(stderr, "child: %s: %s\n", #x, mmf_sys_err());	\
+			_exit(1);						\
+		}								\
+	} while (0)
+
+static pid_t main_pid, child = -1, kind_pid = -1;
 static struct mmf_journal *jr;
 /* Journals and swap files (swapon needs a disk fs, not tmpfs: /var/tmp). */
 static char state_dir[128], jp[PATH_MAX];
@@ -60,6 +70,8 @@ static void undo_all(void)
 	snprintf(path, sizeof(path), "%s/journal.1", state_dir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/journal.2", state_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/journal.%d", state_dir, (int)kind_pid);
 	unlink(path);
 	/* Only if empty: whatever could not be undone stays for cleanup. */
 	if (rmdir(state_dir) && errno != ENOENT)
@@ -103,8 +115,6 @@ static void child_setup(int fd)
 	struct made m = { 0 };
 	char cur[64];
 
-#define CHILD_OK(x) do { if ((x) != 0) { fprintf(stderr, "child: %s: %s\n", #x, \
-			mmf_sys_err()); _exit(1); } } while (0)
 	CHILD_OK(mmf_journal_open(state_dir, &j));
 	snprintf(m.journal, sizeof(m.journal), "%s", mmf_journal_path(j));
 	CHILD_OK(mmf_swapfile_add(j, state_dir, 64 * MiB, 7, m.swapfile));
@@ -287,6 +297,107 @@ static void test_odd_journals(void)
 	CHECK(unlink(j1) == 0, "unlink %s", j1);
 }
 
+/* A kind of this file, undone through the same table as sys/'s own. */
+static char test_undone[256];
+
+static int test_check(const char *key, const char *arg)
+{
+	if (strncmp(key, "/ok/", 4))
+		return mmf_sys_fail(EPERM, "%s is not a test item", key);
+	return 0;
+}
+
+static int test_undo(const char *key, const char *arg)
+{
+	size_t n = strlen(test_undone);
+
+	snprintf(test_undone + n, sizeof(test_undone) - n, "%s%s%s", n ? " " : "", key,
+		 arg ? arg : "");
+	return MMF_UNDO_DONE;
+}
+
+static void test_describe(struct strbuf *sb, const char *key, const char *arg)
+{
+	sb_printf(sb, "forget test item %s", key);
+}
+
+static const struct mmf_journal_kind test_kind = {
+	.name = "unittest",
+	.check = test_check,
+	.undo = test_undo,
+	.describe = test_describe,
+};
+MMF_JOURNAL_KIND(test_kind);
+
+static void test_registered_kind(void)
+{
+	struct mmf_cleanup_report rep;
+	char jpath[PATH_MAX], boot[64], text[PATH_MAX + 512], *kept;
+	int p[2];
+	pid_t pid;
+
+	/* Written through the API by a run that is then SIGKILLed. */
+	CHECK(!pipe(p), "pipe");
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		struct mmf_journal *j;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[0]);
+		CHILD_OK(mmf_journal_open(state_dir, &j));
+		CHILD_OK(mmf_journal_add(j, &test_kind, "/ok/dropped", NULL));
+		CHILD_OK(mmf_journal_done(j, &test_kind, "/ok/dropped"));
+		CHILD_OK(mmf_journal_add(j, &test_kind, "/ok/child", ":arg"));
+		if (!mmf_journal_has(j, &test_kind, "/ok/child") ||
+		    mmf_journal_has(j, &test_kind, "/ok/dropped"))
+			_exit(2);
+		if (write(p[1], "", 1) != 1)
+			_exit(3);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	CHECK(read(p[0], text, 1) == 1, "child failed during setup (see its message)");
+	close(p[0]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	test_undone[0] = '\0';
+	CHECK(mmf_cleanup(state_dir, stdout, &rep) == 0, "cleanup: %s", mmf_sys_err());
+	CHECK(rep.replayed == 1 && rep.undone == 1 && rep.failed == 0,
+	      "replayed %d undone %d failed %d", rep.replayed, rep.undone, rep.failed);
+	CHECK(!strcmp(test_undone, "/ok/child:arg"), "undone: '%s'", test_undone);
+
+	/*
+	 * Hand-written, as by a crashed run: undone in reverse order; a record
+	 * its kind's check refuses, and one of a kind nobody registered, stay.
+	 */
+	CHECK(mmf_sysfs_read("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) > 0,
+	      "boot_id");
+	kind_pid = dead_pid();
+	snprintf(jpath, sizeof(jpath), "%s/journal.%d", state_dir, (int)kind_pid);
+	snprintf(text, sizeof(text), "mmfuzz-journal 1 %d 5 %s\n"
+		 "unittest /ok/a\n"
+		 "unittest /ok/b %%20b\n"
+		 "done unittest /ok/b\n"
+		 "unittest /bad\n"
+		 "nosuchkind /ok/y arg\n"
+		 "unittest /ok/c\n", (int)kind_pid, boot);
+	write_journal(jpath, text);
+	test_undone[0] = '\0';
+	CHECK(mmf_cleanup(state_dir, stdout, &rep) < 0, "cleanup did not report failures");
+	CHECK(rep.undone == 2 && rep.failed == 2 && rep.kept == 1,
+	      "undone %d failed %d kept %d", rep.undone, rep.failed, rep.kept);
+	CHECK(!strcmp(test_undone, "/ok/c /ok/a"), "undone: '%s'", test_undone);
+	kept = mmf_read_text(jpath);
+	CHECK(kept && strstr(kept, "\nunittest /bad\n") &&
+	      strstr(kept, "\nnosuchkind /ok/y arg\n") && !strstr(kept, "/ok/a") &&
+	      !strstr(kept, "/ok/b") && !strstr(kept, "/ok/c"),
+	      "kept journal:\n%s", kept ? kept : "(none)");
+	free(kept);
+	CHECK(unlink(jpath) == 0, "unlink %s", jpath);
+}
+
 /* A guarded run that is SIGKILLed is cleaned up by its guardian. */
 static void test_guardian(void)
 {
@@ -345,6 +456,7 @@ static void test_close(void)
 static const struct tap_test tests[] = {
 	TAP_TEST(test_killed_child),
 	TAP_TEST(test_odd_journals),
+	TAP_TEST(test_registered_kind),
 	TAP_TEST(test_guardian),
 	TAP_TEST(test_close),
 };

@@ -226,7 +226,7 @@ static void test_sys_swap(void)
 	CHECK(ret == 0, "remove %s: %s", zpath, mmf_sys_err());
 	snprintf(blk, sizeof(blk), "/sys/block/%s", zpath + 5);
 	CHECK(mmf_swap_find(zpath, NULL) == 0 && access(blk, F_OK), "%s still there", zpath);
-	CHECK(!mmf_journal_has(jr, MMF_J_ZRAM, zpath + 9), "zram record not done");
+	CHECK(!mmf_journal_has(jr, &mmf_jk_zram, zpath + 9), "zram record not done");
 
 	ret = mmf_cg_destroy(cg);
 	CHECK(ret == 0, "destroy cgroup: %s", mmf_sys_err());
