@@ -205,7 +205,15 @@ static unsigned int diff_file(const char *name, struct expect *e)
 	for (int k = 0; k < n && k < e->nr_reps; k++)
 		bad |= diff_report(name, k, e, &reps[k]);
 	if (e->report && n && strcmp(reps[0].text, e->report)) {
-		printf("# %s: report 0 text differs from REPORT:\n", name);
+		const char *got = reps[0].text, *want = e->report;
+		size_t i = 0, ls = 0;
+
+		for (; got[i] && got[i] == want[i]; i++)
+			if (got[i] == '\n')
+				ls = i + 1;
+		printf("# %s: report 0 text has '%.*s' where REPORT: has '%.*s'\n", name,
+		       (int)strcspn(got + ls, "\n"), got + ls, (int)strcspn(want + ls, "\n"),
+		       want + ls);
 		bad |= 1 << REPORT;
 	}
 	mmf_reports_free(reps, n);
