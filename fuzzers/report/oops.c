@@ -6,7 +6,7 @@
  * Then the kind's formats are tried on the report text: the one whose
  * title regex matches first (earliest in the text, then earliest in the
  * table) gives the title. See struct oops_fmt in internal.h and
- * CONTRIBUTING.md ("Adding a report pattern") for how to add a row.
+ * CONTRIBUTING.md ("Adding a report format") for how to add a row.
  *
  * Titles follow syzkaller's conventions so that they can be compared with
  * syzbot's: "<what> in <guilty frame>", and the same words for the same
