@@ -39,7 +39,7 @@ struct run {
 	struct mmf_shadow *child;	/* a fork block's, while it runs */
 	int group_first;		/* first block of the running group, -1 */
 	int fork_at;			/* the fork block running, -1 */
-	int deferred[MMF_MAX_BLOCKS];	/* thread blocks heard later */
+	int deferred[MMF_MAX_BLOCKS][2];	/* thread blocks heard later: '{', '}' */
 	int nr_deferred;
 	int wrong;			/* expectations that do not hold */
 	int errors;			/* annotations that do not parse */
@@ -463,23 +463,6 @@ static void call(struct run *r, int si)
 	check_after(r, si);
 }
 
-static int block_end(const struct mmf_prog *p, int bi)
-{
-	int i = bi + 1;
-
-	while (i < p->nr && (p->stmts[i].id == MMF_COMMENT ||
-			     mmf_calls[p->stmts[i].id].block != MMF_BLOCK_END))
-		i++;
-	return i;
-}
-
-static int next_join(const struct mmf_prog *p, int from)
-{
-	while (from < p->nr && p->stmts[from].id != MMF_JOIN)
-		from++;
-	return from;
-}
-
 /*
  * A thread block whose first annotation is "# defer" is heard by the model
  * (its calls applied, its expectations checked) when the main line reaches
@@ -493,9 +476,7 @@ static void hear_deferred(struct run *r)
 	/* Each block once, even if one says "resume" itself. */
 	r->nr_deferred = 0;
 	for (int d = 0; d < nr; d++) {
-		int bi = r->deferred[d], end = block_end(&r->prog, bi);
-
-		for (int i = bi + 1; i < end; i++)
+		for (int i = r->deferred[d][0] + 1; i < r->deferred[d][1]; i++)
 			if (r->prog.stmts[i].id != MMF_COMMENT)
 				call(r, i);
 	}
@@ -543,15 +524,19 @@ static void run_prog(struct run *r)
 		case MMF_BLOCK_FORK:
 		case MMF_BLOCK_THREAD:
 			if (r->group_first < 0) {
+				int join = i;
+
+				while (join < p->nr && p->stmts[join].id != MMF_JOIN)
+					join++;
 				r->group_first = i;
-				mmf_shadow_group_begin(r->sh, p, i, next_join(p, i));
+				mmf_shadow_group_begin(r->sh, p, i, join);
 			}
 			if (s->id == MMF_FORK) {
 				r->fork_at = i;
 				r->child = fork_model(r->sh);
 				mmf_shadow_child_of(r->child, p, r->group_first, i);
 			} else if (has_note(r, i, "defer")) {
-				r->deferred[r->nr_deferred++] = i;
+				r->deferred[r->nr_deferred][0] = i;
 				in_deferred = true;
 			}
 			check_after(r, i);
@@ -562,6 +547,8 @@ static void run_prog(struct run *r)
 				r->child = NULL;
 				mmf_shadow_forked(r->sh, p, r->group_first, r->fork_at);
 			}
+			if (in_deferred)
+				r->deferred[r->nr_deferred++][1] = i;
 			in_deferred = false;
 			check_after(r, i);
 			break;
