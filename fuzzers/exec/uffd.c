@@ -30,9 +30,6 @@
 #include "exec/uffd.h"
 #include "model/uapi.h"
 
-/* UAPI newer than Debian 12's headers (6.1). */
-#define USERFAULTFD_IOC_NEW_	_IO(UFFDIO, 0x00)
-
 /* What a lazily made uffd asks for, of what the kernel has: no events and
  * no WP_ASYNC or SIGBUS, which change how faults resolve.
  */
@@ -240,7 +237,7 @@ static int open_uffd(int via)
 	dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
 	if (dev < 0)
 		return -1;
-	fd = ioctl(dev, USERFAULTFD_IOC_NEW_, O_CLOEXEC | O_NONBLOCK);
+	fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC | O_NONBLOCK);
 	close(dev);
 	return fd;
 }
