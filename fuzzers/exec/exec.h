@@ -28,7 +28,7 @@ struct mmf_exec_opts {
 	const char *cgroup_procs;
 	/* Memory cgroup directories cg_move, cg_limit and cg_reclaim address:
 	 * [0] the one of cgroup_procs, then siblings; NULL where none. The
-	 * runner restores the limits a program changed (exec/cgknobs.c).
+	 * runner restores the limits a program changed (exec/calls/cgroup.c).
 	 */
 	const char *cgroups[MMF_NR_CGROUPS];
 	/* Files of mmf_knob_paths[] that thp_knob may write: journaled by the

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "exec/hang.h"
-#include "oracle/shadow.h"
+#include "exec/interp.h"
 
 #define BASE_MS		5000
 #define PAGE_US		250	/* per page of work */
@@ -65,7 +65,7 @@ static int64_t work_of(const struct mmf_stmt *s, long psz)
 {
 	int idx, n;
 
-	if (s->id == MMF_SWAPOFF)
+	if (mmf_calls[s->id].flags & MMF_CALL_SWAPIN)
 		return swap_used_pages(psz);
 	if (mmf_stmt_range(s, &idx, &n))
 		return n;
@@ -124,26 +124,13 @@ static uint64_t progress(int tid, char *state)
 	return sig;
 }
 
-static void call_label(const struct mmf_stmt *s, struct strbuf *sb)
-{
-	const struct mmf_call_desc *d = &mmf_calls[s->id];
-	const struct mmf_arg_desc *a = d->nr_args ? &d->args[d->nr_args - 1] : NULL;
-
-	sb_puts(sb, d->name);
-	/* The advice tells madvise's paths apart; it is no number. */
-	if ((s->id == MMF_MADVISE || s->id == MMF_PROCESS_MADVISE) && a && a->set)
-		for (int i = 0; i < a->set->nr; i++)
-			if (a->set->flags[i].val == s->args[d->nr_args - 1])
-				sb_printf(sb, "(%s)", a->set->flags[i].name);
-}
-
 static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uint64_t now,
 		   int64_t work, char state, bool at_timeout, struct strbuf *out)
 {
 	char *stack = task_file(w->tid, "stack"), *wchan = task_file(w->tid, "wchan");
 
 	sb_puts(out, "HANG: ");
-	call_label(&p->stmts[w->si], out);
+	mmf_call_label(&p->stmts[w->si], out);
 	sb_printf(out, "\nstatement %d: ", w->si);
 	mmf_stmt_print(&p->stmts[w->si], out);
 	sb_printf(out, "\nin the call for %llu ms (bound %ld ms for %lld pages of work),"

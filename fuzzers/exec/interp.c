@@ -16,28 +16,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/calls.h"
 #include "exec/hang.h"
 #include "exec/interp.h"
 #include "exec/uffd.h"
 #include "exec/pmcheck.h"
+#include "model/uapi.h"
 #include "oracle/accounting.h"
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
 
 static __thread sigjmp_buf *fault_jmp;
-
-/* The model needs its lock only while threads of the program run. */
-static void model_lock(struct interp *in)
-{
-	if (in->nr_threads)
-		pthread_mutex_lock(&in->lock);
-}
-
-static void model_unlock(struct interp *in)
-{
-	if (in->nr_threads)
-		pthread_mutex_unlock(&in->lock);
-}
 
 static void on_fault(int sig, siginfo_t *info, void *uc)
 {
@@ -47,8 +36,8 @@ static void on_fault(int sig, siginfo_t *info, void *uc)
 	raise(sig);
 }
 
-long guarded_pages(struct interp *in, int idx, int n, int si,
-		   void (*fn)(struct interp *in, int idx, int si))
+long mmf_guarded_pages(struct mmf_interp *in, int idx, int n, int si,
+		       void (*fn)(struct mmf_interp *in, int idx, int si))
 {
 	sigjmp_buf jb;
 	volatile long done = 0;
@@ -67,10 +56,10 @@ long guarded_pages(struct interp *in, int idx, int n, int si,
 	return done;
 }
 
-void page_fill(struct interp *in, int idx, int si)
+void mmf_page_fill(struct mmf_interp *in, int idx, int si)
 {
 	uint64_t w = mmf_shadow_word(in->sh, in->p->stmts[si].args[3], idx);
-	uint64_t *pg = (uint64_t *)page_addr(in, idx);
+	uint64_t *pg = (uint64_t *)mmf_page_addr(in, idx);
 	/* A local bound: stores through pg may alias in->psz otherwise. */
 	long words = in->psz / 8;
 
@@ -78,13 +67,13 @@ void page_fill(struct interp *in, int idx, int si)
 		pg[i] = w;
 }
 
-static void emit(struct interp *in, struct strbuf *sb)
+static void emit(struct mmf_interp *in, struct strbuf *sb)
 {
 	write_all(in->outfd, sb->buf, sb->len);
 	sb_free(sb);
 }
 
-void emit_report(struct interp *in, const char *text, size_t len)
+void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len)
 {
 	struct strbuf sb;
 
@@ -95,7 +84,7 @@ void emit_report(struct interp *in, const char *text, size_t len)
 }
 
 /* Opened on first use: a program without madvise never needs it. */
-static int pagemap_fd(struct interp *in)
+static int pagemap_fd(struct mmf_interp *in)
 {
 	if (in->pagemap < 0)
 		in->pagemap = mmf_pagemap_open();
@@ -103,7 +92,7 @@ static int pagemap_fd(struct interp *in)
 }
 
 /* What went wrong, for the title: a short class of the observed page. */
-static const char *corruption_class(struct interp *in, int idx, const struct mmf_vset *vs,
+static const char *corruption_class(struct mmf_interp *in, int idx, const struct mmf_vset *vs,
 				    uint64_t first, bool uniform)
 {
 	if (uniform && !first)
@@ -116,22 +105,20 @@ static const char *corruption_class(struct interp *in, int idx, const struct mmf
 	return uniform ? "foreign" : "garbage";
 }
 
-static void last_call(struct interp *in, int si, struct strbuf *sb)
+void mmf_call_label(const struct mmf_stmt *s, struct strbuf *sb)
 {
-	const struct mmf_stmt *s = &in->p->stmts[si];
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
+	const struct mmf_arg_desc *a = d->nr_args ? &d->args[d->nr_args - 1] : NULL;
 
 	sb_puts(sb, d->name);
-	if (s->id == MMF_MADVISE || s->id == MMF_PROCESS_MADVISE) {
-		const struct mmf_arg_desc *a = &d->args[d->nr_args - 1];
-
+	/* The advice tells madvise's paths apart; it is no number. */
+	if ((d->flags & MMF_CALL_ADVICE) && a && a->set)
 		for (int i = 0; i < a->set->nr; i++)
 			if (a->set->flags[i].val == s->args[d->nr_args - 1])
 				sb_printf(sb, "(%s)", a->set->flags[i].name);
-	}
 }
 
-static void report_corruption(struct interp *in, int idx, int si, const struct mmf_vset *vs,
+static void report_corruption(struct mmf_interp *in, int idx, int si, const struct mmf_vset *vs,
 			      const uint64_t *pg, long words, long bad, long nbad)
 {
 	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
@@ -143,7 +130,7 @@ static void report_corruption(struct interp *in, int idx, int si, const struct m
 		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
 		  mmf_shadow_backing_name(in->sh, idx));
 	if (mmf_page_hist(sp, 0) >= 0)
-		last_call(in, mmf_page_hist(sp, 0), &sb);
+		mmf_call_label(&in->p->stmts[mmf_page_hist(sp, 0)], &sb);
 	else
 		sb_puts(&sb, "mmap");
 	sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
@@ -162,21 +149,21 @@ static void report_corruption(struct interp *in, int idx, int si, const struct m
 		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
 		sb_puts(&sb, "\n");
 	}
-	emit_report(in, sb.buf, sb.len);
+	mmf_interp_report(in, sb.buf, sb.len);
 	sb_free(&sb);
 }
 
-void page_verify(struct interp *in, int idx, int si)
+void mmf_page_verify(struct mmf_interp *in, int idx, int si)
 {
-	const uint64_t *pg = (const uint64_t *)page_addr(in, idx);
+	const uint64_t *pg = (const uint64_t *)mmf_page_addr(in, idx);
 	long words = in->psz / 8, bad = 0, nbad = 0;
 	struct mmf_vset vs;
 	uint64_t first;
 	bool known, ok = false;
 
-	model_lock(in);
+	mmf_model_lock(in);
 	known = mmf_shadow_expect(in->sh, idx, &vs);
-	model_unlock(in);
+	mmf_model_unlock(in);
 	/* Fault the page in even when the model cannot tell its content. */
 	first = *(volatile const uint64_t *)pg;
 	if (!known)
@@ -193,7 +180,7 @@ void page_verify(struct interp *in, int idx, int si)
 	report_corruption(in, idx, si, &vs, pg, words, bad, nbad);
 }
 
-static void record(struct interp *in, int si, int party, long res, int swapped)
+static void record(struct mmf_interp *in, int si, int party, long res, int swapped)
 {
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d\n", si, party, res, swapped);
@@ -201,19 +188,29 @@ static void record(struct interp *in, int si, int party, long res, int swapped)
 	write_all(in->outfd, buf, n);
 }
 
+/* Whether the statement can change what is mlocked. */
+static bool changes_locks(const struct mmf_stmt *s)
+{
+	const struct mmf_call_desc *d = &mmf_calls[s->id];
+
+	if (d->flags & MMF_CALL_LOCKS)
+		return true;
+	/* mmap with MAP_LOCKED locks what it maps. */
+	for (int i = 0; i < d->nr_args; i++)
+		if (d->args[i].set == &mmf_mmap_set && (s->args[i] & MMF_MAP_LOCKED))
+			return true;
+	return false;
+}
+
 /*
  * VmLck before the program's first call that can change it, read then
  * rather than at the start: a /proc read per program costs.
  */
-static void note_vmlck_base(struct interp *in, const struct mmf_stmt *s)
+static void note_vmlck_base(struct mmf_interp *in, const struct mmf_stmt *s)
 {
-	static const uint64_t map_locked = 0x2000;
-
-	if (in->vmlck_base != VMLCK_UNREAD)
+	if (in->vmlck_base != MMF_VMLCK_UNREAD)
 		return;
-	if (!(s->id == MMF_MLOCK || s->id == MMF_MLOCK2 || s->id == MMF_MUNLOCK ||
-	      s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL ||
-	      (s->id == MMF_MMAP && (s->args[6] & map_locked))))
+	if (!changes_locks(s))
 		return;
 	/* Another party may hold locks of its own now: no base to trust. */
 	if (in->inflight || in->nr_threads)
@@ -222,16 +219,11 @@ static void note_vmlck_base(struct interp *in, const struct mmf_stmt *s)
 		in->vmlck_base = mmf_acct_vmlck_kb();
 }
 
-static bool is_lock_call(int id)
-{
-	return id == MMF_MLOCK || id == MMF_MLOCK2;
-}
-
 /* Change a page behind the model's back, through /proc/self/mem: the test
  * that proves the data oracle fires. The page is idx, or with idx < 0 the
  * first page the model predicts.
  */
-static void corrupt_one_page(struct interp *in, int idx)
+static void corrupt_one_page(struct mmf_interp *in, int idx)
 {
 	uint64_t junk[512];
 	struct mmf_vset vs;
@@ -243,7 +235,7 @@ static void corrupt_one_page(struct interp *in, int idx)
 		if (!mmf_shadow_expect(in->sh, idx, &vs))
 			continue;
 		if (pwrite(fd, junk, MIN((long)sizeof(junk), in->psz),
-			   (uintptr_t)page_addr(in, idx)) > 0)
+			   (uintptr_t)mmf_page_addr(in, idx)) > 0)
 			break;
 	}
 	if (fd >= 0)
@@ -260,28 +252,37 @@ static void provoke_lkdtm(const char *type)
 		close(fd);
 }
 
-static void run_stmt(struct interp *in, int si, int party)
+static void run_stmt(struct mmf_interp *in, int si, int party)
 {
 	const struct mmf_stmt *s = &in->p->stmts[si];
+	const mmf_run_fn run = mmf_exec_calls[s->id];
+	unsigned int flags = mmf_calls[s->id].flags;
 	const char *why = NULL;
 	int experr = 0, swapped = -1, idx, n;
 	struct strbuf sb;
 	long res;
 
+	/* Only calls have a run function: a block statement here is out of
+	 * place, as mmf_prog_validate() says; it fails without running.
+	 */
+	if (!run) {
+		record(in, si, party, -EINVAL, -1);
+		return;
+	}
 	sb_init(&sb);
 	note_vmlck_base(in, s);
 	if (!in->inflight) {
-		model_lock(in);
+		mmf_model_lock(in);
 		experr = mmf_acct_expected_errno(in->sh, s, &why);
-		model_unlock(in);
+		mmf_model_unlock(in);
 	}
 	mmf_hang_enter(party, in->p, si, in->psz);
-	res = mmf_exec_calls[s->id](in, s, si);
-	model_lock(in);
+	res = run(in, s, si);
+	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
-	if (!in->inflight && res >= 0 && is_lock_call(s->id))
+	if (!in->inflight && res >= 0 && (flags & MMF_CALL_LOCKS_RANGE))
 		mmf_acct_check_locked(in->sh, s, in->arena, in->psz, in->vmlck_base, &sb);
-	model_unlock(in);
+	mmf_model_unlock(in);
 	if (experr && res != -experr) {
 		char r[32];
 
@@ -291,19 +292,20 @@ static void run_stmt(struct interp *in, int si, int party)
 			  mmf_calls[s->id].name, r, si);
 	}
 	if (sb.len)
-		emit_report(in, sb.buf, sb.len);
+		mmf_interp_report(in, sb.buf, sb.len);
 	sb_free(&sb);
-	if ((mmf_calls[s->id].flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
-		swapped = mmf_pagemap_swapped(pagemap_fd(in), page_addr(in, idx), in->psz, n);
+	if ((flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
+		swapped = mmf_pagemap_swapped(pagemap_fd(in), mmf_page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
-	if (s->id == MMF_WRITE && !in->inflight && !in->nr_threads)
+	/* The checks and hooks of a store: its tag is arg 3. */
+	if ((flags & MMF_CALL_STORES) && !in->inflight && !in->nr_threads)
 		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
-	if (in->o->corrupt_tag && s->id == MMF_WRITE && res > 0 &&
+	if (in->o->corrupt_tag && (flags & MMF_CALL_STORES) && res > 0 &&
 	    s->args[3] == (uint64_t)in->o->corrupt_tag && mmf_stmt_range(s, &idx, &n))
 		corrupt_one_page(in, idx);
-	if (in->o->lkdtm_tag && s->id == MMF_WRITE && res > 0 &&
+	if (in->o->lkdtm_tag && (flags & MMF_CALL_STORES) && res > 0 &&
 	    s->args[3] == (uint64_t)in->o->lkdtm_tag)
 		provoke_lkdtm(in->o->lkdtm_type);
 	/* Still inside the statement, as a call that never returns is. */
@@ -329,7 +331,7 @@ static int next_join(const struct mmf_prog *p, int from)
 	return from;
 }
 
-static void run_block(struct interp *in, int from, int to, int party)
+static void run_block(struct mmf_interp *in, int from, int to, int party)
 {
 	for (int i = from; i < to; i++)
 		if (in->p->stmts[i].id != MMF_COMMENT)
@@ -337,7 +339,7 @@ static void run_block(struct interp *in, int from, int to, int party)
 }
 
 struct thread_arg {
-	struct interp *in;
+	struct mmf_interp *in;
 	int bi;
 };
 
@@ -350,7 +352,7 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-static long start_thread(struct interp *in, int bi)
+static long start_thread(struct mmf_interp *in, int bi)
 {
 	struct thread_arg *ta = xmalloc(sizeof(*ta));
 	int e;
@@ -368,7 +370,7 @@ static long start_thread(struct interp *in, int bi)
 	return 0;
 }
 
-static long start_child(struct interp *in, int bi)
+static long start_child(struct mmf_interp *in, int bi)
 {
 	int c = in->p->stmts[bi].args[0];
 	pid_t pid;
@@ -386,7 +388,7 @@ static long start_child(struct interp *in, int bi)
 		in->inflight = 0;
 		mmf_shadow_fork_child(in->sh);
 		mmf_shadow_child_of(in->sh, in->p, in->group_first, bi);
-		in->vmlck_base = in->vmlck_base == VMLCK_UNREAD ? VMLCK_UNREAD : mmf_acct_vmlck_kb();
+		in->vmlck_base = in->vmlck_base == MMF_VMLCK_UNREAD ? MMF_VMLCK_UNREAD : mmf_acct_vmlck_kb();
 		/* The inherited descriptor would show the parent's pages. */
 		if (in->pagemap >= 0)
 			close(in->pagemap);
@@ -409,7 +411,7 @@ static long start_child(struct interp *in, int bi)
 	return 0;
 }
 
-static void join_all(struct interp *in)
+static void join_all(struct mmf_interp *in)
 {
 	for (int t = 0; t < in->nr_threads; t++)
 		pthread_join(in->threads[t], NULL);
@@ -434,7 +436,7 @@ static void join_all(struct interp *in)
 	in->inflight = 0;
 }
 
-static void run_main(struct interp *in)
+static void run_main(struct mmf_interp *in)
 {
 	const struct mmf_prog *p = in->p;
 
@@ -470,19 +472,19 @@ static void run_main(struct interp *in)
 }
 
 /* Each report of sb (they start with a title line "ACCOUNTING: ") apart. */
-static void emit_reports(struct interp *in, const char *text)
+static void emit_reports(struct mmf_interp *in, const char *text)
 {
 	while (text && *text) {
 		const char *next = strstr(text + 1, "\nACCOUNTING: ");
 
 		next = next ? next + 1 : text + strlen(text);
-		emit_report(in, text, next - text);
+		mmf_interp_report(in, text, next - text);
 		text = next;
 	}
 }
 
 /* The counters of this process at the end, everything joined, all mapped. */
-static void check_accounting(struct interp *in)
+static void check_accounting(struct mmf_interp *in)
 {
 	struct mmf_acct_proc ap;
 	struct strbuf sb;
@@ -498,7 +500,7 @@ static void check_accounting(struct interp *in)
 void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
 {
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
-	struct interp in = {
+	struct mmf_interp in = {
 		.p = p, .o = o, .outfd = outfd, .arena = mmf_arena, .psz = mmf_psz,
 		.join_pipe = { -1, -1 }, .group_first = -1,
 	};
@@ -512,7 +514,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 		in.pidfds[c] = -1;
 	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
 	in.pagemap = -1;
-	in.vmlck_base = VMLCK_UNREAD;
+	in.vmlck_base = MMF_VMLCK_UNREAD;
 	in.pm_checks = mmf_pmcheck_policy(p);
 	run_main(&in);
 	mmf_uffd_stop(&in);

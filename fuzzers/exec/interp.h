@@ -10,7 +10,7 @@
 #include "oracle/shadow.h"
 #include "util/util.h"
 
-struct interp {
+struct mmf_interp {
 	const struct mmf_prog *p;
 	const struct mmf_exec_opts *o;
 	struct mmf_shadow *sh;
@@ -32,35 +32,41 @@ struct interp {
 	unsigned int pm_checks;	/* pagemap flags oracle: MMF_PMCHK_* */
 };
 
-#define VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */
+#define MMF_VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */
 
 /* Arena chosen by mmf_exec_init(). */
 extern char *mmf_arena;
 extern long mmf_psz;
 
-static inline char *page_addr(const struct interp *in, int idx)
+static inline char *mmf_page_addr(const struct mmf_interp *in, int idx)
 {
 	return in->arena + (long)idx * in->psz;
 }
 
-/* Run one call's system call(s); >= 0 or -errno (interp.c: reads). */
-typedef long (*mmf_run_fn)(struct interp *in, const struct mmf_stmt *s, int si);
-extern const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS];
+/* The model needs its lock only while threads of the program run. */
+static inline void mmf_model_lock(struct mmf_interp *in)
+{
+	if (in->nr_threads)
+		pthread_mutex_lock(&in->lock);
+}
+
+static inline void mmf_model_unlock(struct mmf_interp *in)
+{
+	if (in->nr_threads)
+		pthread_mutex_unlock(&in->lock);
+}
 
 /* Touch pages [idx, idx + n) with fn, stopping at the first fault;
  * returns the number of pages done.
  */
-long guarded_pages(struct interp *in, int idx, int n, int si,
-		   void (*fn)(struct interp *in, int idx, int si));
-void page_fill(struct interp *in, int idx, int si);
-void page_verify(struct interp *in, int idx, int si);
+long mmf_guarded_pages(struct mmf_interp *in, int idx, int n, int si,
+		       void (*fn)(struct mmf_interp *in, int idx, int si));
+void mmf_page_fill(struct mmf_interp *in, int idx, int si);
+void mmf_page_verify(struct mmf_interp *in, int idx, int si);
 
+/* The call's name as reports title it: its advice too, "madvise(MADV_COLD)". */
+void mmf_call_label(const struct mmf_stmt *s, struct strbuf *sb);
 /* Send a report (title line, then body) to the runner. */
-void emit_report(struct interp *in, const char *text, size_t len);
-/*
- * Replace file slot f with fd (< 0: the errno of the call that made it),
- * truncated to bytes first unless 0; 0 or -errno, closing fd on failure.
- */
-long mmf_exec_set_file(struct interp *in, int f, off_t bytes, int fd);
+void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exec/pmcheck.h"
+#include "model/uapi.h"
 #include "oracle/pagemap.h"
 
 static bool no_page_mapcount;
@@ -47,21 +48,20 @@ unsigned int mmf_pmcheck_policy(const struct mmf_prog *p)
 {
 	static const char *const merge[] = { "merge", "ksm", NULL };
 	static const char *const uffd[] = { "uffd", "userfaultfd", NULL };
-	static const uint64_t mergeable = 12;	/* MADV_MERGEABLE */
 	unsigned int checks = MMF_PMCHK_NO_UFFD_WP;
 	bool merges = false;
 
 	for (int i = 0; i < p->nr; i++) {
 		const struct mmf_stmt *s = &p->stmts[i];
-		const char *name;
+		const struct mmf_call_desc *d;
 
 		if (s->id < 0)
 			continue;
-		name = mmf_calls[s->id].name;
-		merges |= name_has(name, merge) ||
-			  (s->id == MMF_MADVISE && s->args[3] == mergeable) ||
-			  (s->id == MMF_PROCESS_MADVISE && s->args[4] == mergeable);
-		if (name_has(name, uffd))
+		d = &mmf_calls[s->id];
+		merges |= name_has(d->name, merge) ||
+			  ((d->flags & MMF_CALL_ADVICE) &&
+			   s->args[d->nr_args - 1] == MMF_MADV_MERGEABLE);
+		if (name_has(d->name, uffd))
 			checks &= ~MMF_PMCHK_NO_UFFD_WP;
 	}
 	if (!merges && !no_page_mapcount)
@@ -69,7 +69,7 @@ unsigned int mmf_pmcheck_policy(const struct mmf_prog *p)
 	return checks;
 }
 
-static void report(struct interp *in, int idx, int si, uint64_t ent, const char *what)
+static void report(struct mmf_interp *in, int idx, int si, uint64_t ent, const char *what)
 {
 	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
 	struct strbuf sb;
@@ -77,7 +77,7 @@ static void report(struct interp *in, int idx, int si, uint64_t ent, const char 
 	sb_init(&sb);
 	sb_printf(&sb, "PAGEMAP: %s after write\n", what);
 	sb_printf(&sb, "page: m%d+%d (arena page %d) at %p, written by statement %d\n",
-		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)page_addr(in, idx), si);
+		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)mmf_page_addr(in, idx), si);
 	sb_printf(&sb, "pagemap: 0x%016llx present=%d swapped=%d exclusive=%d soft-dirty=%d"
 		  " uffd-wp=%d\n", (unsigned long long)ent, !!(ent & MMF_PM_PRESENT),
 		  !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE), !!(ent & MMF_PM_SOFT_DIRTY),
@@ -88,11 +88,11 @@ static void report(struct interp *in, int idx, int si, uint64_t ent, const char 
 		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
 		sb_puts(&sb, "\n");
 	}
-	emit_report(in, sb.buf, sb.len);
+	mmf_interp_report(in, sb.buf, sb.len);
 	sb_free(&sb);
 }
 
-void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si, long res)
+void mmf_pmcheck_written(struct mmf_interp *in, int fd, unsigned int checks, int si, long res)
 {
 	static __thread uint64_t ent[MMF_SLOT_PAGES];
 	int idx, n;
@@ -103,7 +103,7 @@ void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si,
 		zero_pfn = mmf_pagemap_zero_pfn(fd, in->psz);
 		zero_pfn_known = true;
 	}
-	n = mmf_pagemap_read(fd, page_addr(in, idx), in->psz, MIN((int)res, MMF_SLOT_PAGES), ent);
+	n = mmf_pagemap_read(fd, mmf_page_addr(in, idx), in->psz, MIN((int)res, MMF_SLOT_PAGES), ent);
 	for (int i = 0; i < n && !soft_dirty_seen; i++)
 		soft_dirty_seen = ent[i] & MMF_PM_SOFT_DIRTY;
 	if (soft_dirty_seen)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The pagemap flags oracle in the executor (track D), see oracle/pagemap.h. */
+/* The pagemap flags oracle in the executor, see oracle/pagemap.h. */
 #ifndef MMF_EXEC_PMCHECK_H
 #define MMF_EXEC_PMCHECK_H
 
@@ -12,6 +12,6 @@ unsigned int mmf_pmcheck_policy(const struct mmf_prog *p);
 /* After statement si, a write that did res pages, with no other party of
  * this process running: check the written pages' entries.
  */
-void mmf_pmcheck_written(struct interp *in, int fd, unsigned int checks, int si, long res);
+void mmf_pmcheck_written(struct mmf_interp *in, int fd, unsigned int checks, int si, long res);
 
 #endif

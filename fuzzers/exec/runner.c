@@ -16,16 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exec/calls_c.h"
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/knobs.h"
 #include "exec/pmcheck.h"
+#include "model/uapi.h"
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
-
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
 
 char *mmf_arena;
 long mmf_psz;
@@ -47,7 +44,7 @@ int mmf_exec_init(void)
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
 	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
 		void *p = mmap((void *)candidates[i], len, PROT_NONE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MMF_MAP_FIXED_NOREPLACE,
 			       -1, 0);
 
 		if (p == MAP_FAILED)
@@ -229,7 +226,9 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	outfd = memfd_create("mmfuzz-out", MFD_CLOEXEC);
 	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
 		return -errno;
-	mmf_exec_save_c(p, o, &saved);
+	memset(&saved, 0, sizeof(saved));
+	mmf_cg_save(p, o, &saved);
+	mmf_knobs_save(p, o, &saved);
 	mmf_acct_sys_read(&acct, false);
 	board = mmf_hang_board_new();
 	parent = getpid();
@@ -263,7 +262,8 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		r->status = MMF_RUN_CRASHED;
 	mmf_hang_board_free(board);
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	mmf_exec_restore_c(o, &saved);
+	mmf_cg_restore(o, &saved);
+	mmf_knobs_restore(o, &saved);
 	r->ns = now_ns() - start;
 	check_accounting(r, &acct);
 	len = lseek(outfd, 0, SEEK_END);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * userfaultfd: the uffd calls and the handler thread behind them.
+ * userfaultfd: the process's uffd and the handler thread behind the uffd
+ * calls (calls/uffd.c).
  *
  * The handler resolves every fault the same way, so that the shadow model
  * (oracle/shadow_uffd.c) can predict contents: a missing fault gets a zero
@@ -27,36 +28,15 @@
 #include <unistd.h>
 
 #include "exec/uffd.h"
-
-/* UAPI newer than Debian 12's headers (6.1). */
-#define F_WP_UNPOPULATED	(1ull << 13)
-#define F_POISON		(1ull << 14)
-#define F_MOVE			(1ull << 16)
-#define F_MISSING_SHMEM		(1ull << 5)
-#define F_MINOR_SHMEM		(1ull << 10)
-#define F_WP_SHMEM		(1ull << 12)
-#define F_THREAD_ID		(1ull << 8)
-
-struct uffdio_poison_ {
-	struct uffdio_range range;
-	uint64_t mode;
-	int64_t updated;
-};
-
-struct uffdio_move_ {
-	uint64_t dst, src, len, mode;
-	int64_t move;
-};
-
-#define UFFDIO_POISON_		_IOWR(UFFDIO, 0x08, struct uffdio_poison_)
-#define UFFDIO_MOVE_		_IOWR(UFFDIO, 0x05, struct uffdio_move_)
-#define USERFAULTFD_IOC_NEW_	_IO(UFFDIO, 0x00)
+#include "model/uapi.h"
 
 /* What a lazily made uffd asks for, of what the kernel has: no events and
  * no WP_ASYNC or SIGBUS, which change how faults resolve.
  */
-#define LAZY_FEATURES	(F_MISSING_SHMEM | F_MINOR_SHMEM | F_WP_SHMEM | F_WP_UNPOPULATED | \
-			 F_POISON | F_MOVE | F_THREAD_ID)
+#define LAZY_FEATURES	(MMF_UFFD_FEATURE_MISSING_SHMEM | MMF_UFFD_FEATURE_MINOR_SHMEM | \
+			 MMF_UFFD_FEATURE_WP_SHMEM | MMF_UFFD_FEATURE_WP_UNPOPULATED | \
+			 MMF_UFFD_FEATURE_POISON | MMF_UFFD_FEATURE_MOVE | \
+			 MMF_UFFD_FEATURE_THREAD_ID)
 
 /* Faults in a row on one page before the handler gives the page up. */
 #define MAX_REPEATS	256
@@ -83,12 +63,7 @@ struct mmf_uffd {
  */
 static pthread_mutex_t uffd_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static long ret(long r)
-{
-	return r < 0 ? -errno : r;
-}
-
-static int uffd_ioctl(int fd, unsigned long req, void *arg)
+int mmf_uffd_ioctl(int fd, unsigned long req, void *arg)
 {
 	int r;
 
@@ -109,8 +84,8 @@ static void give_up(int fd, unsigned long page, long psz)
 	struct uffdio_range r;
 
 	range_of(&r, page, psz);
-	if (uffd_ioctl(fd, UFFDIO_UNREGISTER, &r))
-		uffd_ioctl(fd, UFFDIO_WAKE, &r);
+	if (mmf_uffd_ioctl(fd, UFFDIO_UNREGISTER, &r))
+		mmf_uffd_ioctl(fd, UFFDIO_WAKE, &r);
 }
 
 /* EEXIST: someone else resolved it; EAGAIN: the mm changed. Either way the
@@ -123,7 +98,7 @@ static bool just_wake(int fd, unsigned long page, long psz)
 	if (errno != EEXIST && errno != EAGAIN)
 		return false;
 	range_of(&r, page, psz);
-	uffd_ioctl(fd, UFFDIO_WAKE, &r);
+	mmf_uffd_ioctl(fd, UFFDIO_WAKE, &r);
 	return true;
 }
 
@@ -137,9 +112,9 @@ static void resolve_missing(struct mmf_uffd *u, int fd, unsigned long page)
 	struct uffdio_copy c = { .dst = page, .src = (uintptr_t)u->zero, .len = u->psz };
 
 	range_of(&z.range, page, u->psz);
-	if (!uffd_ioctl(fd, UFFDIO_ZEROPAGE, &z) || errno == EAGAIN)
+	if (!mmf_uffd_ioctl(fd, UFFDIO_ZEROPAGE, &z) || errno == EAGAIN)
 		return;
-	if (!uffd_ioctl(fd, UFFDIO_COPY, &c) || just_wake(fd, page, u->psz))
+	if (!mmf_uffd_ioctl(fd, UFFDIO_COPY, &c) || just_wake(fd, page, u->psz))
 		return;
 	give_up(fd, page, u->psz);
 }
@@ -161,11 +136,11 @@ static void resolve_fault(struct mmf_uffd *u, int fd, const struct uffd_msg *m)
 	}
 	if (flags & UFFD_PAGEFAULT_FLAG_WP) {
 		range_of(&wp.range, page, u->psz);
-		if (uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp) && !just_wake(fd, page, u->psz))
+		if (mmf_uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp) && !just_wake(fd, page, u->psz))
 			give_up(fd, page, u->psz);
 	} else if (flags & UFFD_PAGEFAULT_FLAG_MINOR) {
 		range_of(&co.range, page, u->psz);
-		if (uffd_ioctl(fd, UFFDIO_CONTINUE, &co) && !just_wake(fd, page, u->psz))
+		if (mmf_uffd_ioctl(fd, UFFDIO_CONTINUE, &co) && !just_wake(fd, page, u->psz))
 			give_up(fd, page, u->psz);
 	} else {
 		resolve_missing(u, fd, page);
@@ -239,7 +214,7 @@ static void close_all(struct mmf_uffd *u)
 	free(u);
 }
 
-static void uffd_close(struct interp *in)
+static void uffd_close(struct mmf_interp *in)
 {
 	struct mmf_uffd *u = in->uffd;
 
@@ -262,13 +237,13 @@ static int open_uffd(int via)
 	dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
 	if (dev < 0)
 		return -1;
-	fd = ioctl(dev, USERFAULTFD_IOC_NEW_, O_CLOEXEC | O_NONBLOCK);
+	fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC | O_NONBLOCK);
 	close(dev);
 	return fd;
 }
 
 /* A uffd with features, and its handler; -errno on failure. */
-static long uffd_open(struct interp *in, int via, uint64_t features)
+static long uffd_open(struct mmf_interp *in, int via, uint64_t features)
 {
 	struct uffdio_api api = { .api = UFFD_API, .features = features };
 	struct mmf_uffd *u = xcalloc(1, sizeof(*u));
@@ -278,7 +253,7 @@ static long uffd_open(struct interp *in, int via, uint64_t features)
 	u->stop[0] = u->stop[1] = -1;
 	u->fd = open_uffd(via);
 	u->zero = mmap(NULL, u->psz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (u->fd < 0 || u->zero == MAP_FAILED || uffd_ioctl(u->fd, UFFDIO_API, &api) ||
+	if (u->fd < 0 || u->zero == MAP_FAILED || mmf_uffd_ioctl(u->fd, UFFDIO_API, &api) ||
 	    pipe2(u->stop, O_CLOEXEC))
 		goto fail;
 	e = pthread_create(&u->thread, NULL, handler_main, u);
@@ -313,15 +288,14 @@ static uint64_t kernel_features(void)
 		return have;
 	have = 0;
 	fd = open_uffd(0);
-	if (fd >= 0 && !uffd_ioctl(fd, UFFDIO_API, &api))
+	if (fd >= 0 && !mmf_uffd_ioctl(fd, UFFDIO_API, &api))
 		have = api.features;
 	if (fd >= 0)
 		close(fd);
 	return have;
 }
 
-/* The process's uffd, made on first use; -errno when none can be. */
-static long uffd_fd(struct interp *in)
+long mmf_uffd_fd(struct mmf_interp *in)
 {
 	long r = 0;
 
@@ -334,165 +308,18 @@ static long uffd_fd(struct interp *in)
 	return r;
 }
 
-long mmf_uffd_run_create(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_uffd_new(struct mmf_interp *in, int via, uint64_t features)
 {
 	long r;
 
 	pthread_mutex_lock(&uffd_lock);
 	uffd_close(in);
-	r = uffd_open(in, s->args[0], s->args[1]);
+	r = uffd_open(in, via, features);
 	pthread_mutex_unlock(&uffd_lock);
 	return r;
 }
 
-static unsigned long range_of_stmt(struct interp *in, const struct mmf_stmt *s, long *len)
-{
-	int idx, n;
-
-	mmf_stmt_range(s, &idx, &n);
-	*len = (long)n * in->psz;
-	return (uintptr_t)page_addr(in, idx);
-}
-
-long mmf_uffd_run_register(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_register reg = { .mode = s->args[3] };
-	long fd = uffd_fd(in), len;
-
-	if (fd < 0)
-		return fd;
-	reg.range.start = range_of_stmt(in, s, &len);
-	reg.range.len = len;
-	return ret(uffd_ioctl(fd, UFFDIO_REGISTER, &reg));
-}
-
-long mmf_uffd_run_unregister(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_range r;
-	long fd = uffd_fd(in), len;
-
-	if (fd < 0)
-		return fd;
-	r.start = range_of_stmt(in, s, &len);
-	r.len = len;
-	return ret(uffd_ioctl(fd, UFFDIO_UNREGISTER, &r));
-}
-
-/*
- * The filling ioctls report the bytes done before the first failure, or
- * -errno: the result is the pages done when there are any (what the model
- * needs, as for write), else -errno.
- */
-static long pages_done(struct interp *in, int r, int64_t done)
-{
-	if (done > 0)
-		return done / in->psz;
-	if (r < 0)
-		return done < 0 ? done : -errno;
-	return 0;
-}
-
-long mmf_uffd_run_copy(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_copy c = { .mode = s->args[4] };
-	long fd = uffd_fd(in), len, words = in->psz / 8, res;
-	int idx, n, r;
-	uint64_t *buf;
-
-	if (fd < 0)
-		return fd;
-	mmf_stmt_range(s, &idx, &n);
-	len = (long)n * in->psz;
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
-		return -errno;
-	/* The source holds what write(tag) would store at each destination. */
-	for (int i = 0; i < n; i++) {
-		uint64_t w = mmf_shadow_word(in->sh, s->args[3], idx + i);
-
-		for (long k = 0; k < words; k++)
-			buf[i * words + k] = w;
-	}
-	c.dst = (uintptr_t)page_addr(in, idx);
-	c.src = (uintptr_t)buf;
-	c.len = len;
-	r = uffd_ioctl(fd, UFFDIO_COPY, &c);
-	res = pages_done(in, r, c.copy);
-	munmap(buf, len);
-	return res;
-}
-
-long mmf_uffd_run_zeropage(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_zeropage z = { .mode = s->args[3] };
-	long fd = uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	z.range.start = range_of_stmt(in, s, &len);
-	z.range.len = len;
-	r = uffd_ioctl(fd, UFFDIO_ZEROPAGE, &z);
-	return pages_done(in, r, z.zeropage);
-}
-
-long mmf_uffd_run_writeprotect(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_writeprotect wp = { .mode = s->args[3] };
-	long fd = uffd_fd(in), len;
-
-	if (fd < 0)
-		return fd;
-	wp.range.start = range_of_stmt(in, s, &len);
-	wp.range.len = len;
-	return ret(uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp));
-}
-
-long mmf_uffd_run_continue(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_continue co = { .mode = s->args[3] };
-	long fd = uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	co.range.start = range_of_stmt(in, s, &len);
-	co.range.len = len;
-	r = uffd_ioctl(fd, UFFDIO_CONTINUE, &co);
-	return pages_done(in, r, co.mapped);
-}
-
-long mmf_uffd_run_poison(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_poison_ p = { .mode = s->args[3] };
-	long fd = uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	p.range.start = range_of_stmt(in, s, &len);
-	p.range.len = len;
-	r = uffd_ioctl(fd, UFFDIO_POISON_, &p);
-	return pages_done(in, r, p.updated);
-}
-
-long mmf_uffd_run_move(struct interp *in, const struct mmf_stmt *s, int si)
-{
-	struct uffdio_move_ mv = { .mode = s->args[5] };
-	long fd = uffd_fd(in);
-	int dst, src, n, r;
-
-	if (fd < 0)
-		return fd;
-	mmf_uffd_move_range(s, &dst, &src, &n);
-	mv.dst = (uintptr_t)page_addr(in, dst);
-	mv.src = (uintptr_t)page_addr(in, src);
-	mv.len = (long)n * in->psz;
-	r = uffd_ioctl(fd, UFFDIO_MOVE_, &mv);
-	return pages_done(in, r, mv.move);
-}
-
-void mmf_uffd_forked(struct interp *in)
+void mmf_uffd_forked(struct mmf_interp *in)
 {
 	struct mmf_uffd *u = in->uffd;
 
@@ -505,7 +332,7 @@ void mmf_uffd_forked(struct interp *in)
 	close_all(u);
 }
 
-void mmf_uffd_stop(struct interp *in)
+void mmf_uffd_stop(struct mmf_interp *in)
 {
 	uffd_close(in);
 }

@@ -25,4 +25,25 @@
 /* lock */
 #define MMF_MLOCK_ONFAULT	0x1
 
+/* file */
+#define MMF_F_ADD_SEALS		1033
+#define MMF_HUGETLBFS_MAGIC	0x958458f6
+#define MMF_NR_MEMFD_SECRET	447	/* the syscall number */
+
+/* uffd: UFFD_FEATURE_* bits newer than Debian 12's headers (6.1) */
+#define MMF_UFFD_FEATURE_MISSING_SHMEM		(1ull << 5)
+#define MMF_UFFD_FEATURE_THREAD_ID		(1ull << 8)
+#define MMF_UFFD_FEATURE_MINOR_SHMEM		(1ull << 10)
+#define MMF_UFFD_FEATURE_WP_SHMEM		(1ull << 12)
+#define MMF_UFFD_FEATURE_WP_UNPOPULATED		(1ull << 13)
+#define MMF_UFFD_FEATURE_POISON			(1ull << 14)
+#define MMF_UFFD_FEATURE_MOVE			(1ull << 16)
+
+/* pin */
+#define MMF_SPLICE_F_NONBLOCK	0x02
+#define MMF_F_SETPIPE_SZ	1031
+
+/* tune */
+#define MMF_PR_SET_MEMORY_MERGE	67
+
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pin calls (track A of issue 7): vmsplice into the process's own pipes
+ * The pin family: vmsplice into the process's own pipes
  * and reading them back, io_uring registered buffers with READ_FIXED and
  * WRITE_FIXED, O_DIRECT between a block-backed file and memory, and
  * process_vm_readv/writev with this process or a child.
@@ -20,15 +20,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "exec/pins.h"
+#include "exec/calls.h"
 #include "exec/uring.h"
-
-#ifndef SPLICE_F_NONBLOCK
-#define SPLICE_F_NONBLOCK	0x02
-#endif
-#ifndef F_SETPIPE_SZ
-#define F_SETPIPE_SZ		1031
-#endif
+#include "model/uapi.h"
 
 /* A real block device's file system: O_DIRECT reaches the disk. */
 #define DIO_DIR		"/var/tmp"
@@ -54,14 +48,14 @@ static void own(void)
 		st.pipes[p][0] = st.pipes[p][1] = -1;
 }
 
-static int pipe_of(struct interp *in, int p)
+static int pipe_of(struct mmf_interp *in, int p)
 {
 	own();
 	if (st.pipes[p][0] < 0) {
 		if (pipe2(st.pipes[p], O_CLOEXEC | O_NONBLOCK))
 			return -errno;
 		/* Room for MMF_PIPE_PAGES pages; the model works from the results. */
-		fcntl(st.pipes[p][1], F_SETPIPE_SZ, MMF_PIPE_PAGES * in->psz);
+		fcntl(st.pipes[p][1], MMF_F_SETPIPE_SZ, MMF_PIPE_PAGES * in->psz);
 	}
 	return 0;
 }
@@ -69,7 +63,7 @@ static int pipe_of(struct interp *in, int p)
 /* --corrupt-pin: change arena page idx behind the model's back, as a
  * kernel that lost a pinned page's data would.
  */
-static void corrupt_pin(struct interp *in, int si, int idx)
+static void corrupt_pin(struct mmf_interp *in, int si, int idx)
 {
 	uint64_t junk[512];
 	int fd;
@@ -80,18 +74,18 @@ static void corrupt_pin(struct interp *in, int si, int idx)
 	for (size_t i = 0; i < ARRAY_SIZE(junk); i++)
 		junk[i] = 0x5a5a5a5a00000000ull | i;
 	if (fd < 0 || pwrite(fd, junk, MIN((long)sizeof(junk), in->psz),
-			     (uintptr_t)page_addr(in, idx)) <= 0)
+			     (uintptr_t)mmf_page_addr(in, idx)) <= 0)
 		warnx_("test hook: --corrupt-pin: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
 }
 
-static long pages(struct interp *in, long r)
+static long pages(struct mmf_interp *in, long r)
 {
 	return r < 0 ? r : r / in->psz;
 }
 
-long mmf_run_vmsplice(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_vmsplice(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	struct iovec iov;
 	int idx, n, p = s->args[3] % MMF_NR_PIPES, e = pipe_of(in, p);
@@ -100,29 +94,17 @@ long mmf_run_vmsplice(struct interp *in, const struct mmf_stmt *s, int si)
 	if (e)
 		return e;
 	mmf_stmt_range(s, &idx, &n);
-	iov.iov_base = page_addr(in, idx);
+	iov.iov_base = mmf_page_addr(in, idx);
 	iov.iov_len = MIN(n, MMF_PIPE_PAGES) * in->psz;
 	/* Never SPLICE_F_GIFT: the pages stay the process's. */
-	r = syscall(SYS_vmsplice, st.pipes[p][1], &iov, 1, SPLICE_F_NONBLOCK);
+	r = syscall(SYS_vmsplice, st.pipes[p][1], &iov, 1, MMF_SPLICE_F_NONBLOCK);
 	if (r < 0)
 		return -errno;
 	corrupt_pin(in, si, idx);
 	return pages(in, r);
 }
 
-static void model_lock(struct interp *in)
-{
-	if (in->nr_threads)
-		pthread_mutex_lock(&in->lock);
-}
-
-static void model_unlock(struct interp *in)
-{
-	if (in->nr_threads)
-		pthread_mutex_unlock(&in->lock);
-}
-
-static const char *pipe_class(const struct interp *in, const uint64_t *pg, long words, bool *ok,
+static const char *pipe_class(const struct mmf_interp *in, const uint64_t *pg, long words, bool *ok,
 			      const struct mmf_vset *vs)
 {
 	bool uniform = true;
@@ -139,7 +121,7 @@ static const char *pipe_class(const struct interp *in, const uint64_t *pg, long 
 	return uniform ? "foreign" : "garbage";
 }
 
-static void check_pipe_page(struct interp *in, int p, int k, const uint64_t *pg, int si)
+static void check_pipe_page(struct mmf_interp *in, int p, int k, const uint64_t *pg, int si)
 {
 	const struct mmf_pipe *pp = &in->sh->pins.pipes[p];
 	const struct mmf_pipe_ent *e;
@@ -149,10 +131,10 @@ static void check_pipe_page(struct interp *in, int p, int k, const uint64_t *pg,
 	struct strbuf sb;
 	bool ok;
 
-	model_lock(in);
+	mmf_model_lock(in);
 	e = k < pp->nr ? &pp->e[(pp->head + k) % MMF_PIPE_PAGES] : NULL;
 	vs = e ? e->v : (struct mmf_vset){ 0 };
-	model_unlock(in);
+	mmf_model_unlock(in);
 	if (!vs.n)
 		return;
 	cls = pipe_class(in, pg, words, &ok, &vs);
@@ -170,11 +152,11 @@ static void check_pipe_page(struct interp *in, int p, int k, const uint64_t *pg,
 	sb_printf(&sb, "  %d: ", e->si);
 	mmf_stmt_print(&in->p->stmts[e->si], &sb);
 	sb_puts(&sb, "\n");
-	emit_report(in, sb.buf, sb.len);
+	mmf_interp_report(in, sb.buf, sb.len);
 	sb_free(&sb);
 }
 
-long mmf_run_pipe_read(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_pipe_read(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	int p = s->args[0] % MMF_NR_PIPES, e = pipe_of(in, p);
 	long want = MIN((long)s->args[1], MMF_PIPE_PAGES) * in->psz, got = 0;
@@ -210,7 +192,7 @@ static int ring(void)
 	return st.ring_err;
 }
 
-long mmf_run_uring_register(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_uring_register(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	int idx, n, e = ring();
 
@@ -218,12 +200,12 @@ long mmf_run_uring_register(struct interp *in, const struct mmf_stmt *s, int si)
 		return e;
 	mmf_stmt_range(s, &idx, &n);
 	pthread_mutex_lock(&st.lock);
-	e = mmf_uring_register(&st.ring, page_addr(in, idx), (size_t)n * in->psz);
+	e = mmf_uring_register(&st.ring, mmf_page_addr(in, idx), (size_t)n * in->psz);
 	pthread_mutex_unlock(&st.lock);
 	return e;
 }
 
-static long uring_fixed(struct interp *in, const struct mmf_stmt *s, int si, bool write)
+static long uring_fixed(struct mmf_interp *in, const struct mmf_stmt *s, int si, bool write)
 {
 	int idx, n, fd = in->files[s->args[3]], e = ring();
 	long r;
@@ -234,7 +216,7 @@ static long uring_fixed(struct interp *in, const struct mmf_stmt *s, int si, boo
 		return -EBADF;
 	mmf_stmt_range(s, &idx, &n);
 	pthread_mutex_lock(&st.lock);
-	r = mmf_uring_rw_fixed(&st.ring, write, fd, page_addr(in, idx), (size_t)n * in->psz,
+	r = mmf_uring_rw_fixed(&st.ring, write, fd, mmf_page_addr(in, idx), (size_t)n * in->psz,
 			       (off_t)s->args[4] * in->psz);
 	pthread_mutex_unlock(&st.lock);
 	if (r > 0 && !write)
@@ -242,24 +224,24 @@ static long uring_fixed(struct interp *in, const struct mmf_stmt *s, int si, boo
 	return pages(in, r);
 }
 
-long mmf_run_uring_read_fixed(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_uring_read_fixed(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return uring_fixed(in, s, si, false);
 }
 
-long mmf_run_uring_write_fixed(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_uring_write_fixed(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return uring_fixed(in, s, si, true);
 }
 
-long mmf_run_dio_file(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_dio_file(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return mmf_exec_set_file(in, s->args[0], (off_t)s->args[1] * in->psz,
 				 open(DIO_DIR, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
 }
 
 /* O_DIRECT on the shared descriptor for the one call: the flag is per file. */
-static long dio(struct interp *in, const struct mmf_stmt *s, int si, bool write)
+static long dio(struct mmf_interp *in, const struct mmf_stmt *s, int si, bool write)
 {
 	int idx, n, fd = in->files[s->args[3]], fl;
 	off_t off = (off_t)s->args[4] * in->psz;
@@ -271,8 +253,8 @@ static long dio(struct interp *in, const struct mmf_stmt *s, int si, bool write)
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_DIRECT))
 		return -errno;
-	r = write ? pwrite(fd, page_addr(in, idx), (size_t)n * in->psz, off) :
-		    pread(fd, page_addr(in, idx), (size_t)n * in->psz, off);
+	r = write ? pwrite(fd, mmf_page_addr(in, idx), (size_t)n * in->psz, off) :
+		    pread(fd, mmf_page_addr(in, idx), (size_t)n * in->psz, off);
 	r = r < 0 ? -errno : r;
 	fcntl(fd, F_SETFL, fl);
 	if (r > 0 && !write)
@@ -280,17 +262,17 @@ static long dio(struct interp *in, const struct mmf_stmt *s, int si, bool write)
 	return pages(in, r);
 }
 
-long mmf_run_dio_read(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_dio_read(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return dio(in, s, si, false);
 }
 
-long mmf_run_dio_write(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_dio_write(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return dio(in, s, si, true);
 }
 
-static long pvm(struct interp *in, const struct mmf_stmt *s, int si, bool write)
+static long pvm(struct mmf_interp *in, const struct mmf_stmt *s, int si, bool write)
 {
 	struct iovec local, remote;
 	int idx, n, ridx = s->args[4] * MMF_SLOT_PAGES + s->args[5];
@@ -304,8 +286,8 @@ static long pvm(struct interp *in, const struct mmf_stmt *s, int si, bool write)
 		if (pid <= 0 || in->pidfds[s->args[3] - 1] < 0)
 			return -ESRCH;
 	}
-	local = (struct iovec){ page_addr(in, idx), (size_t)n * in->psz };
-	remote = (struct iovec){ page_addr(in, ridx), (size_t)n * in->psz };
+	local = (struct iovec){ mmf_page_addr(in, idx), (size_t)n * in->psz };
+	remote = (struct iovec){ mmf_page_addr(in, ridx), (size_t)n * in->psz };
 	r = syscall(write ? SYS_process_vm_writev : SYS_process_vm_readv, pid, &local, 1,
 		    &remote, 1, 0);
 	if (r < 0)
@@ -315,12 +297,12 @@ static long pvm(struct interp *in, const struct mmf_stmt *s, int si, bool write)
 	return pages(in, r);
 }
 
-long mmf_run_process_vm_readv(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_process_vm_readv(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return pvm(in, s, si, false);
 }
 
-long mmf_run_process_vm_writev(struct interp *in, const struct mmf_stmt *s, int si)
+long mmf_exec_process_vm_writev(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return pvm(in, s, si, true);
 }

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The executor's piece of each call of model/calls.def: mmf_exec_FN, defined
+ * in exec/calls/FAMILY.c, runs the call's system call(s) and returns >= 0 or
+ * -errno. Addresses come from the arena: a range is slot base + page * page
+ * size. Raw syscall(2) is used where the C library may lack a wrapper or a
+ * sanitizer intercepts it (ASan turns mlock into a no-op); flag values come
+ * straight from the program. Block statements have no entry: the
+ * interpreter runs them.
+ */
+#ifndef MMF_EXEC_CALLS_H
+#define MMF_EXEC_CALLS_H
+
+#include <errno.h>
+
+#include "exec/interp.h"
+
+typedef long (*mmf_run_fn)(struct mmf_interp *in, const struct mmf_stmt *s, int si);
+
+#define MMF_CALL(id, fn, ...)	long mmf_exec_##fn(struct mmf_interp *in, const struct mmf_stmt *s, int si);
+#define MMF_BLOCK(...)
+#include "model/calls.def"
+#undef MMF_CALL
+#undef MMF_BLOCK
+
+/* Indexed by call id (calls.c); NULL for the block statements. */
+extern const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS];
+
+/* A system call's result: r, or -errno when it failed. */
+static inline long mmf_ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* The address of the statement's range, and its length in bytes. */
+static inline char *mmf_range_addr(struct mmf_interp *in, const struct mmf_stmt *s, long *len)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	*len = (long)n * in->psz;
+	return mmf_page_addr(in, idx);
+}
+
+/* Whether p has a call of id: a family's calls that the runner undoes. */
+static inline bool mmf_has_call(const struct mmf_prog *p, int id)
+{
+	for (int i = 0; i < p->nr; i++)
+		if (p->stmts[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * Replace file slot f with fd (< 0: the errno of the call that made it),
+ * truncated to bytes first unless 0; 0 or -errno, closing fd on failure
+ * (calls/file.c).
+ */
+long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd);
+
+#endif

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The advise family: madvise, and process_madvise on this process or a child. */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "exec/calls.h"
+
+long mmf_exec_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
+
+	return mmf_ret(madvise(addr, len, s->args[3]));
+}
+
+long mmf_exec_process_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
+{
+	struct iovec iov;
+	long r;
+	int fd;
+
+	iov.iov_base = mmf_range_addr(in, s, (long *)&iov.iov_len);
+	if (s->args[3] == MMF_TARGET_SELF) {
+		fd = syscall(SYS_pidfd_open, getpid(), 0);
+		if (fd < 0)
+			return -errno;
+		r = mmf_ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
+		close(fd);
+		return r;
+	}
+	fd = in->pidfds[s->args[3] - 1];
+	if (fd < 0)
+		return -ESRCH;
+	return mmf_ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
+}
