@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "exec/calls_c.h"
-#include "oracle/shadow_c.h"
+#include "oracle/shadow.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

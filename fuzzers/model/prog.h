@@ -92,6 +92,7 @@ enum mmf_block {
 #define MMF_CALL_ADVICE		0x10	/* the last arg is an advice: part of its name */
 #define MMF_CALL_LOCKS		0x20	/* changes what is mlocked */
 #define MMF_CALL_MOVES		0x40	/* moves pages to a second range of its args */
+#define MMF_CALL_VERIFIES	0x80	/* checks its range against the model: no touch */
 
 struct mmf_call_desc {
 	const char *name;

@@ -11,7 +11,6 @@
 #include "model/prog.h"
 #include "oracle/acct.h"
 #include "oracle/shadow.h"
-#include "oracle/shadow_c.h"
 #include "tap.h"
 #include "util/util.h"
 
