@@ -5,8 +5,9 @@
  */
 #include "oracle/rules.h"
 
-mmf_rule_fn *const mmf_rules[MMF_NR_CALLS] = {
-#define MMF_CALL(id, fn, ...)	[MMF_##id] = mmf_rule_##fn,
+const mmf_rule_fn mmf_rules[MMF_NR_CALLS] = {
+#define MMF_CALL(id, fn, ...)							\
+	[MMF_##id] = mmf_rule_##fn,
 #define MMF_BLOCK(...)
 #include "model/calls.def"
 #undef MMF_CALL

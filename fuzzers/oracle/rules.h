@@ -12,16 +12,17 @@
 
 #include "oracle/shadow_int.h"
 
-typedef void mmf_rule_fn(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
+typedef void (*mmf_rule_fn)(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
 
-#define MMF_CALL(id, fn, ...)	mmf_rule_fn mmf_rule_##fn;
+#define MMF_CALL(id, fn, ...)							\
+	void mmf_rule_##fn(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
 #define MMF_BLOCK(...)
 #include "model/calls.def"
 #undef MMF_CALL
 #undef MMF_BLOCK
 
 /* Indexed by call id; blocks have none (NULL). */
-extern mmf_rule_fn *const mmf_rules[MMF_NR_CALLS];
+extern const mmf_rule_fn mmf_rules[MMF_NR_CALLS];
 
 /* The rule of a call that leaves every page's content and mapping alone. */
 #define MMF_RULE_NEUTRAL(fn)							\
