@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shadow model rules of the track C calls (oracle/shadow_c.c): file pages
+ * Shadow model rules of the file calls (oracle/rules/file.c): file pages
  * changed through the descriptor, truncation and hole punching under
  * shared and private mappings, file kinds (/dev/zero, memfd_secret,
  * hugetlb), special mappings, zero pages (tag 0), and what races on a file.
