@@ -4,7 +4,7 @@
  * calls (calls/uffd.c).
  *
  * The handler resolves every fault the same way, so that the shadow model
- * (oracle/shadow_uffd.c) can predict contents: a missing fault gets a zero
+ * (oracle/rules/uffd.c) can predict contents: a missing fault gets a zero
  * page (what the kernel would have given without the uffd), a write-protect
  * fault is resolved by clearing WP, a minor fault by UFFDIO_CONTINUE. A fault
  * it cannot resolve gives up cleanly: the page is unregistered, which wakes

@@ -92,6 +92,7 @@ enum mmf_block {
 #define MMF_CALL_ADVICE		0x10	/* the last arg is an advice: part of its name */
 #define MMF_CALL_LOCKS		0x20	/* changes what is mlocked */
 #define MMF_CALL_MOVES		0x40	/* moves pages to a second range of its args */
+#define MMF_CALL_VERIFIES	0x80	/* checks its range against the model: no touch */
 #define MMF_CALL_STORES		0x100	/* the program stores tag arg 3 into the range */
 #define MMF_CALL_LOCKS_RANGE	0x200	/* mlocks its range (populating unless ONFAULT) */
 #define MMF_CALL_SWAPIN		0x400	/* brings back all swap: work scales with its use */

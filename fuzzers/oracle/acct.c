@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "model/uapi.h"
 #include "oracle/acct.h"
-
-enum { A_DONTNEED = 4, A_FREE = 8, ML_ONFAULT = 1, PROT_RW = 0x3 };
+#include "oracle/rules.h"
 
 /* What the model knows of a range: every page known, and which kinds. */
 struct range_facts {
@@ -33,34 +32,19 @@ static struct range_facts facts(const struct mmf_shadow *sh, int idx, int n)
 	return f;
 }
 
-static bool locked_range(const struct range_facts *f)
+static bool applies(const struct range_facts *f, enum mmf_misuse_range range)
 {
-	return f->all_mapped && f->any_locked;
+	switch (range) {
+	case MMF_MISUSE_LOCKED:
+		return f->all_mapped && f->any_locked;
+	case MMF_MISUSE_HOLED:
+		return f->any_unmapped;
+	}
+	return false;
 }
 
-static bool holed_range(const struct range_facts *f)
-{
-	return f->any_unmapped;
-}
-
-/* One row per defined misuse, with the man page's words for it. */
-static const struct errno_rule {
-	int call;
-	int advice;		/* -1: any */
-	int err;
-	bool (*applies)(const struct range_facts *f);
-	const char *why;
-} rules[] = {
-	/* madvise(2): "EINVAL ... MADV_DONTNEED ... range includes locked pages" */
-	{ MMF_MADVISE, A_DONTNEED, EINVAL, locked_range, "MADV_DONTNEED on an mlocked range" },
-	{ MMF_MADVISE, A_FREE, EINVAL, locked_range, "MADV_FREE on an mlocked range" },
-	/* mlock(2): "ENOMEM Some of the specified address range does not
-	 * correspond to mapped pages"
-	 */
-	{ MMF_MLOCK, -1, ENOMEM, holed_range, "mlock over an unmapped hole" },
-	{ MMF_MLOCK2, -1, ENOMEM, holed_range, "mlock2 over an unmapped hole" },
-	{ MMF_MUNLOCK, -1, ENOMEM, holed_range, "munlock over an unmapped hole" },
-};
+/* The defined misuses, each family's with the man page's words for it. */
+static const struct mmf_misuse *const misuses[] = { mmf_advise_misuses, mmf_lock_misuses };
 
 int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			    const char **why)
@@ -70,15 +54,15 @@ int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *
 
 	if (!mmf_stmt_range(s, &idx, &n) || n <= 0)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(rules); i++) {
-		const struct errno_rule *r = &rules[i];
-
-		if (r->call != s->id || (r->advice >= 0 && (uint64_t)r->advice != s->args[3]))
-			continue;
-		f = facts(sh, idx, n);
-		if (f.known && r->applies(&f)) {
-			*why = r->why;
-			return r->err;
+	for (size_t i = 0; i < ARRAY_SIZE(misuses); i++) {
+		for (const struct mmf_misuse *r = misuses[i]; r->why; r++) {
+			if (r->call != s->id || (r->advice >= 0 && (uint64_t)r->advice != s->args[3]))
+				continue;
+			f = facts(sh, idx, n);
+			if (f.known && applies(&f, r->range)) {
+				*why = r->why;
+				return r->err;
+			}
 		}
 	}
 	return 0;
@@ -98,7 +82,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			  void *arena, long psz, long vmlck_base_kb, struct strbuf *out)
 {
 	unsigned char vec[MMF_SLOT_PAGES * 2];
-	bool populate = s->id == MMF_MLOCK || (s->id == MMF_MLOCK2 && !(s->args[3] & ML_ONFAULT));
+	bool populate = mmf_lock_populates(s);
 	long want, got, locked;
 	int idx, n;
 
@@ -112,7 +96,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			 * no guard, backed by a page inside its file.
 			 */
 			if (!pg->mapped || pg->lost || pg->guard || pg->prot == 0xff ||
-			    !(pg->prot & PROT_RW) || (pg->view && !mmf_shadow_expect(sh, idx + i, &vs)))
+			    !(pg->prot & (MMF_PROT_READ | MMF_PROT_WRITE)) || (pg->view && !mmf_shadow_expect(sh, idx + i, &vs)))
 				continue;
 			if (vec[i] & 1)
 				continue;

@@ -4,9 +4,9 @@
  * threads share one address space; a fork child has its own copy of it and
  * shares only object-backed (shmem, memfd, tmpfs) pages with the others.
  */
-#include "oracle/shadow.h"
 #include <string.h>
 
+#include "oracle/rules.h"
 #include "util/util.h"
 
 struct party {
@@ -17,45 +17,32 @@ struct party {
 	uint8_t pins;		/* pipes and the ring it uses (pins.c) */
 };
 
-static uint8_t range_slots(int idx, int n)
-{
-	uint8_t m = 0;
-
-	for (int s = idx / MMF_SLOT_PAGES; n > 0 && s <= (idx + n - 1) / MMF_SLOT_PAGES; s++)
-		m |= 1u << s;
-	return m;
-}
-
 static void note(struct party *pt, const struct mmf_stmt *s)
 {
+	const struct mmf_call_desc *d = &mmf_calls[s->id];
 	int idx, n;
 
 	if (mmf_stmt_range(s, &idx, &n))
-		pt->slots |= range_slots(idx, n);
-	if (s->id == MMF_MREMAP) {
-		idx = s->args[3] * MMF_SLOT_PAGES + s->args[4];
-		pt->slots |= range_slots(idx, MIN((int)s->args[5], MMF_ARENA_PAGES - idx));
-	}
-	if (s->id == MMF_UFFD_MOVE) {
-		int dst, src, n;
-
-		mmf_uffd_move_range(s, &dst, &src, &n);
-		pt->slots |= range_slots(src, n);
-	}
-	if (s->id == MMF_MMAP && s->args[3] != MMF_BACKING_ANON)
-		pt->files |= 1u << (s->args[3] - 1);
+		pt->slots |= mmf_shadow_range_slots(idx, n);
+	/* mremap's target, uffd_move's source. */
+	if (mmf_stmt_moved_range(s, &idx, &n))
+		pt->slots |= mmf_shadow_range_slots(idx, n);
+	/* A mapping of a file (mmap's backing) races on it. */
+	for (int i = 0; i < d->nr_args; i++)
+		if (d->args[i].type == MMF_ARG_BACKING && s->args[i] != MMF_BACKING_ANON)
+			pt->files |= 1u << (s->args[i] - 1);
 	/* Every VMA of the address space: lock state, and the COW of private
 	 * file views that populating them does. A child's are its own.
 	 */
-	if ((s->id == MMF_MLOCKALL || s->id == MMF_MUNLOCKALL) && !pt->fork)
+	if ((d->flags & MMF_CALL_LOCKS) && (d->flags & MMF_CALL_GLOBAL) && !pt->fork)
 		pt->slots = 0xff;
-	mmf_pins_note(s, &pt->slots, &pt->files, &pt->pins);
+	mmf_pin_note(s, &pt->slots, &pt->files, &pt->pins);
 	/* Calls on a file slot (pwrite, ftruncate...) race on its object;
 	 * the ones that define it (memfd, tmpfile...) re-create it.
 	 */
-	if (mmf_calls[s->id].nr_args && mmf_calls[s->id].args[0].type == MMF_ARG_FILE) {
+	if (d->nr_args && d->args[0].type == MMF_ARG_FILE) {
 		pt->files |= 1u << s->args[0];
-		if (mmf_calls[s->id].flags & MMF_CALL_DEFINES)
+		if (d->flags & MMF_CALL_DEFINES)
 			pt->creates |= 1u << s->args[0];
 	}
 }
@@ -191,7 +178,7 @@ void mmf_shadow_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int fi
 	for (int m = 0; m < MMF_NR_MAPS; m++)
 		if (sh->contested_slots & (1u << m))
 			mmf_shadow_lose_slot(sh, m);
-	mmf_pins_child_of(sh, p, first, bi);
+	mmf_pin_child_of(sh, p, first, bi);
 }
 
 void mmf_shadow_group_end(struct mmf_shadow *sh)

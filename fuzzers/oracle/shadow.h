@@ -44,7 +44,7 @@ struct mmf_shadow_page {
 	uint16_t priv : 1;	/* MAP_PRIVATE */
 	uint16_t guard : 1;	/* a guard region may be installed */
 	uint16_t lock_unknown : 1;	/* a failed (un)lock may have changed it */
-	/* userfaultfd (shadow_uffd.c): a private file view that a MISSING
+	/* userfaultfd (rules/uffd.c): a private file view that a MISSING
 	 * fault may have given a zero page of its own; UFFDIO_POISON done.
 	 */
 	uint16_t uffd_zero : 1;
@@ -62,7 +62,7 @@ struct mmf_shadow_page {
 };
 
 /*
- * Pins (pins.c). A vmsplice'd page in a pipe: what the pipe will return,
+ * Pins (pins.c, rules/pin.c). A vmsplice'd page in a pipe: what the pipe will return,
  * and the arena page (and file page) whose later content it may take, as
  * the pipe holds a reference to the page, not a copy.
  */
@@ -85,6 +85,14 @@ struct mmf_pins {
 	uint16_t ring_idx, ring_n;	/* registered buffer, ring_n 0: none */
 };
 
+/* What file slot fN holds, beyond the object's pages (sh->file_kind). */
+enum mmf_file_kind {
+	MMF_FILE_PLAIN,		/* memfd or tmpfs file: an object */
+	MMF_FILE_HUGETLB,	/* hugetlbfs: no object, mappings lost */
+	MMF_FILE_SECRET,	/* memfd_secret: an object, mappings VM_LOCKED */
+	MMF_FILE_DEVZERO,	/* /dev/zero: every mapping is anonymous memory */
+};
+
 struct mmf_shadow_obj {
 	bool live;
 	uint16_t npages;
@@ -102,7 +110,7 @@ struct mmf_shadow {
 	uint64_t contested_objs;
 	int file_obj[MMF_NR_FILES];	/* fN -> object index, -1 none */
 	struct mmf_pins pins;
-	uint8_t file_kind[MMF_NR_FILES];	/* enum mmf_file_kind (shadow_c.h) */
+	uint8_t file_kind[MMF_NR_FILES];	/* enum mmf_file_kind */
 	struct mmf_shadow_page pages[MMF_ARENA_PAGES];
 	struct mmf_shadow_obj objs[MMF_SHADOW_OBJS];
 };
@@ -137,6 +145,12 @@ void mmf_shadow_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, l
 /* Expected content of arena page idx; false when the model cannot tell. */
 bool mmf_shadow_expect(const struct mmf_shadow *sh, int idx, struct mmf_vset *out);
 
+/* The word pwrite of tag stores in page pg of a file. */
+uint64_t mmf_shadow_file_word(const struct mmf_shadow *sh, uint64_t tag, int pg);
+
+/* Expected content of page pg of file fN; false when the model cannot tell. */
+bool mmf_shadow_expect_file(const struct mmf_shadow *sh, int f, int pg, struct mmf_vset *out);
+
 /* The child's view right after fork(): DONTFORK gone, WIPEONFORK zeroed,
  * no locks.
  */
@@ -170,6 +184,14 @@ void mmf_shadow_group_end(struct mmf_shadow *sh);
 /* Arena pages [*idx, *idx + *n) that statement s covers; false if none. */
 bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n);
 
+/*
+ * The second range of a call that moves pages (MMF_CALL_MOVES): args 3 and
+ * 4 are its map and page; its count is its own NPAGES arg 5 when it has
+ * one (mremap's target), else the first range's, which then fits both
+ * (uffd_move's source). False for other calls.
+ */
+bool mmf_stmt_moved_range(const struct mmf_stmt *s, int *idx, int *n);
+
 /* uffd_move's destination and source arena pages and their common count. */
 void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n);
 
@@ -178,19 +200,6 @@ void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n);
  */
 long mmf_shadow_locked_pages(const struct mmf_shadow *sh);
 
-
-/* Pins (pins.c): the rule of a pin call, and what every call does to the
- * pipes and the pinned buffer afterwards.
- */
-void mmf_pins_apply(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res);
-void mmf_pins_follow(struct mmf_shadow *sh, const struct mmf_stmt *s, long res);
-void mmf_pins_fork_child(struct mmf_shadow *sh);
-/* Race rules: slots, files and pins (pipe bits, then MMF_PINS_RING) of s. */
-#define MMF_PINS_RING	0x80
-void mmf_pins_note(const struct mmf_stmt *s, uint8_t *slots, uint8_t *files, uint8_t *uses);
-void mmf_pins_contest(struct mmf_shadow *sh, uint8_t uses);
-uint8_t mmf_pins_ring_slots(const struct mmf_shadow *sh);
-void mmf_pins_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int first, int bi);
 
 /* Object a page's content lives in ("anon" when private anonymous). */
 const char *mmf_shadow_backing_name(const struct mmf_shadow *sh, int idx);

@@ -20,7 +20,7 @@
 #include "model/prog.h"
 #include "oracle/acct.h"
 #include "oracle/shadow.h"
-#include "oracle/shadow_c.h"
+#include "oracle/shadow.h"
 #include "tap.h"
 #include "util/util.h"
 

@@ -13,7 +13,7 @@
 
 #include "exec/calls.h"
 #include "model/uapi.h"
-#include "oracle/shadow_c.h"
+#include "oracle/shadow.h"
 
 long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shadow model rules of the userfaultfd calls (issue 7 track B).
+ * Rules of the userfaultfd calls.
  *
  * The executor's handler (exec/uffd.c) resolves a missing fault with a zero
  * page, a write-protect fault by clearing WP and a minor fault with
@@ -15,30 +15,26 @@
  * zeros, POISON leaves content but makes access fault, MOVE carries anonymous
  * pages from the source to the destination and leaves the source empty.
  */
-#include "oracle/shadow_int.h"
+#include "model/uapi.h"
+#include "oracle/rules.h"
 #include "util/util.h"
-
-enum { REG_MISSING = 0x1 };
-
-static const struct mmf_vset zero_set = { 1, { 0 } };
-
-void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n)
-{
-	*dst = s->args[0] * MMF_SLOT_PAGES + s->args[1];
-	*src = s->args[3] * MMF_SLOT_PAGES + s->args[4];
-	*n = MIN((int)s->args[2], MMF_ARENA_PAGES - MAX(*dst, *src));
-}
 
 static bool usable(const struct mmf_shadow_page *pg)
 {
 	return pg->mapped && !pg->lost;
 }
 
-static void do_register(struct mmf_shadow *sh, int idx, int n, uint64_t mode)
+/* The descriptor is made lazily; it maps nothing. */
+MMF_RULE_NEUTRAL(uffd_create)
+
+void mmf_rule_uffd_register(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
+	int idx, n;
+
 	/* Also when it failed: registration may stop half-way through. */
-	if (!(mode & REG_MISSING))
+	if (!(s->args[3] & MMF_UFFDIO_REGISTER_MODE_MISSING))
 		return;
+	mmf_stmt_range(s, &idx, &n);
 	for (int i = 0; i < n; i++) {
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 
@@ -47,20 +43,49 @@ static void do_register(struct mmf_shadow *sh, int idx, int n, uint64_t mode)
 	}
 }
 
-static void do_fill(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n, long res)
-{
-	for (int i = 0; i < MIN(res, n); i++) {
-		struct mmf_vset w = zero_set;
+/* Faults resolve as without the uffd again. */
+MMF_RULE_NEUTRAL(uffd_unregister)
 
-		if (s->id == MMF_UFFD_COPY)
-			w.v[0] = mmf_shadow_word(sh, s->args[3], idx + i);
+/* The pages done hold what write(tag) would store: zero for tag 0. */
+static void fill(struct mmf_shadow *sh, const struct mmf_stmt *s, uint64_t tag, long res)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	for (int i = 0; i < MIN(res, n); i++) {
+		struct mmf_vset w = mmf_vset_one(mmf_shadow_word(sh, tag, idx + i));
+
 		sh->pages[idx + i].poison = 0;
 		mmf_shadow_store(sh, idx + i, &w);
 	}
 }
 
+void mmf_rule_uffd_copy(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	fill(sh, s, s->args[3], res);
+}
+
+void mmf_rule_uffd_zeropage(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	fill(sh, s, 0, res);
+}
+
+/* Write protection faults are resolved by clearing it: contents stay. */
+MMF_RULE_NEUTRAL(uffd_writeprotect)
+/* Maps the page cache's page: the content the model has already. */
+MMF_RULE_NEUTRAL(uffd_continue)
+
+void mmf_rule_uffd_poison(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	for (int i = 0; i < MIN(res, n); i++)
+		sh->pages[idx + i].poison = 1;
+}
+
 /* Only private anonymous pages move; anything else means the model erred. */
-static void do_move(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+void mmf_rule_uffd_move(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
 	int dst, src, n;
 
@@ -75,40 +100,9 @@ static void do_move(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, lon
 		}
 		d->own = sp->own;
 		d->poison = 0;
-		sp->own = zero_set;
+		sp->own = mmf_vset_zero;
 		sp->poison = 0;
 	}
 	/* The generic rule touches the destination; the source too. */
-	for (int i = 0; i < n; i++) {
-		mmf_shadow_touch(&sh->pages[src + i], si);
-		if (sh->contested_slots & (1u << ((src + i) / MMF_SLOT_PAGES)))
-			mmf_shadow_lose_page(sh, &sh->pages[src + i]);
-	}
-}
-
-void mmf_shadow_apply_uffd(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
-{
-	int idx, n;
-
-	if (!mmf_stmt_range(s, &idx, &n))
-		return;
-	switch (s->id) {
-	case MMF_UFFD_REGISTER:
-		do_register(sh, idx, n, s->args[3]);
-		break;
-	case MMF_UFFD_COPY:
-	case MMF_UFFD_ZEROPAGE:
-		do_fill(sh, s, idx, n, res);
-		break;
-	case MMF_UFFD_POISON:
-		for (int i = 0; i < MIN(res, n); i++)
-			sh->pages[idx + i].poison = 1;
-		break;
-	case MMF_UFFD_MOVE:
-		do_move(sh, s, si, res);
-		break;
-	default:
-		/* unregister, writeprotect, continue: content stays. */
-		break;
-	}
+	mmf_shadow_touch_range(sh, src, n, si);
 }

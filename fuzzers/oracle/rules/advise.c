@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules of the advise family. madvise walks the VMAs of its range in order
+ * and stops at the first error: a failed call predicts the union of before
+ * and after.
+ */
+#include <errno.h>
+
+#include "model/uapi.h"
+#include "oracle/rules.h"
+
+/* The advices that zap: the next fault maps another page. */
+static bool zaps(uint64_t advice)
+{
+	return advice == MMF_MADV_DONTNEED || advice == MMF_MADV_DONTNEED_LOCKED ||
+	       advice == MMF_MADV_GUARD_INSTALL || advice == MMF_MADV_REMOVE;
+}
+
+static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n, long res)
+{
+	uint64_t advice = s->args[3];
+	bool fail = res < 0;
+
+	for (int i = 0; i < n; i++) {
+		struct mmf_shadow_page *pg = &sh->pages[idx + i];
+		struct mmf_vset *ov;
+
+		if (pg->lost && advice == MMF_MADV_REMOVE)
+			mmf_shadow_lose_objs(sh);
+		if (!pg->mapped || pg->lost)
+			continue;
+		switch (advice) {
+		case MMF_MADV_DONTNEED:
+		case MMF_MADV_DONTNEED_LOCKED:
+			mmf_shadow_zap(pg, fail);
+			break;
+		case MMF_MADV_GUARD_INSTALL:
+			mmf_shadow_zap(pg, fail);
+			pg->guard = 1;
+			break;
+		case MMF_MADV_GUARD_REMOVE:
+			pg->guard = fail && pg->guard;
+			break;
+		case MMF_MADV_FREE:
+			/* Lazily freed: old content until reclaim, then zero. */
+			if (mmf_page_obj(pg) < 0)
+				mmf_vset_union(&pg->own, &mmf_vset_zero);
+			break;
+		case MMF_MADV_REMOVE:
+			ov = pg->view && !pg->priv ?
+				mmf_shadow_obj_page(sh, mmf_page_obj(pg), pg->objpage) : NULL;
+			/* A racing write may land after the hole, as in a write's rule. */
+			if (ov && (sh->contested_objs & (1ull << mmf_page_obj(pg))))
+				*ov = mmf_vset_unknown;
+			else if (ov && fail)
+				mmf_vset_union(ov, &mmf_vset_zero);
+			else if (ov)
+				*ov = mmf_vset_zero;
+			break;
+		case MMF_MADV_WIPEONFORK:
+		case MMF_MADV_KEEPONFORK:
+			if (fail)
+				pg->wipe_maybe = 1;
+			else
+				pg->wipe = advice == MMF_MADV_WIPEONFORK;
+			break;
+		case MMF_MADV_DONTFORK:
+			pg->dontfork = !fail;
+			break;
+		case MMF_MADV_DOFORK:
+			pg->dontfork = 0;
+			break;
+		case MMF_MADV_POPULATE_WRITE:
+			mmf_shadow_maybe_cow(sh, pg);
+			break;
+		default:
+			/* Hints, reclaim and population: content stays. */
+			break;
+		}
+	}
+}
+
+void mmf_rule_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	do_madvise(sh, s, idx, n, res);
+	if (!zaps(s->args[3]))
+		return;
+	/* A zapped page is not the one pinned or spliced any more. */
+	if (res >= 0)
+		mmf_pins_move(sh, idx, n, 0, 0);
+	mmf_pins_unpin(sh, idx, n, res < 0);
+}
+
+/* Its advices (cold, pageout, willneed, collapse) keep contents. */
+MMF_RULE_NEUTRAL(process_madvise)
+
+/* madvise(2): "EINVAL ... MADV_DONTNEED ... range includes locked pages" */
+const struct mmf_misuse mmf_advise_misuses[] = {
+	{ MMF_MADVISE, MMF_MADV_DONTNEED, EINVAL, MMF_MISUSE_LOCKED,
+	  "MADV_DONTNEED on an mlocked range" },
+	{ MMF_MADVISE, MMF_MADV_FREE, EINVAL, MMF_MISUSE_LOCKED, "MADV_FREE on an mlocked range" },
+	{ 0 },
+};

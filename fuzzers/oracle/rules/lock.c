@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rules of the lock family: mlock state, and the populate locking does. */
+#include <errno.h>
+
+#include "model/uapi.h"
+#include "oracle/rules.h"
+
+bool mmf_lock_populates(const struct mmf_stmt *s)
+{
+	return s->id == MMF_MLOCK || (s->id == MMF_MLOCK2 && !(s->args[3] & MMF_MLOCK_ONFAULT));
+}
+
+static void do_lock(struct mmf_shadow *sh, const struct mmf_stmt *s, bool lock, long res)
+{
+	bool populate = mmf_lock_populates(s);
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	if (res < 0)
+		sh->locks_exact = false;
+	for (int i = 0; i < n; i++) {
+		struct mmf_shadow_page *pg = &sh->pages[idx + i];
+
+		if (!pg->mapped || pg->lost)
+			continue;
+		/* A failed call stops at the first hole, after changing the
+		 * VMAs before it.
+		 */
+		if (res >= 0)
+			pg->locked = lock;
+		pg->lock_unknown = res < 0;
+		if (lock && populate)
+			mmf_shadow_maybe_cow(sh, pg);
+	}
+}
+
+void mmf_rule_mlock(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	do_lock(sh, s, true, res);
+}
+
+void mmf_rule_mlock2(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	do_lock(sh, s, true, res);
+}
+
+void mmf_rule_munlock(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	do_lock(sh, s, false, res);
+}
+
+void mmf_rule_mlockall(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	uint64_t flags = s->args[0];
+
+	sh->locks_exact = false;
+	if (res < 0 && res != -ENOMEM)
+		return;
+	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
+		struct mmf_shadow_page *pg = &sh->pages[i];
+
+		if (!pg->mapped || pg->lost)
+			continue;
+		if ((flags & MMF_MCL_CURRENT) && res >= 0) {
+			pg->locked = 1;
+			pg->lock_unknown = 0;
+		}
+		if ((flags & MMF_MCL_CURRENT) && !(flags & MMF_MCL_ONFAULT))
+			mmf_shadow_maybe_cow(sh, pg);
+	}
+	if (res >= 0)
+		sh->mcl_future = flags & MMF_MCL_FUTURE;
+}
+
+void mmf_rule_munlockall(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	if (res < 0)
+		return;
+	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
+		sh->pages[i].locked = 0;
+		sh->pages[i].lock_unknown = 0;
+	}
+	sh->mcl_future = false;
+	sh->locks_exact = true;
+}
+
+/* mlock(2): "ENOMEM Some of the specified address range does not
+ * correspond to mapped pages"
+ */
+const struct mmf_misuse mmf_lock_misuses[] = {
+	{ MMF_MLOCK, -1, ENOMEM, MMF_MISUSE_HOLED, "mlock over an unmapped hole" },
+	{ MMF_MLOCK2, -1, ENOMEM, MMF_MISUSE_HOLED, "mlock2 over an unmapped hole" },
+	{ MMF_MUNLOCK, -1, ENOMEM, MMF_MISUSE_HOLED, "munlock over an unmapped hole" },
+	{ 0 },
+};
