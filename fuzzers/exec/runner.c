@@ -20,6 +20,7 @@
 #include "exec/hang.h"
 #include "exec/interp.h"
 #include "exec/pmcheck.h"
+#include "model/arena.h"
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
@@ -32,11 +33,7 @@ long mmf_psz;
 
 int mmf_exec_init(void)
 {
-	/* Far from where the kernel puts mappings top-down, and from the heap. */
-	static const uintptr_t candidates[] = {
-		0x200000000000ull, 0x100000000000ull, 0x40000000000ull,
-		0x8000000000ull, 0x2000000000ull, 0x400000000ull,
-	};
+	static const uintptr_t candidates[] = { MMF_ARENA_CANDIDATES };
 	long len;
 
 	if (mmf_arena)

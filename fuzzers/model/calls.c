@@ -137,6 +137,12 @@ const char *const mmf_knob_paths[MMF_NR_KNOBS] = {
 	"hugepages-128kB/enabled", "hugepages-256kB/enabled", "hugepages-512kB/enabled",
 	"hugepages-1024kB/enabled", "hugepages-2048kB/enabled", "shmem_enabled",
 };
+
+const char *const mmf_cgknob_files[MMF_NR_CGKNOBS][2] = {
+	{ "memory.max", "memory.limit_in_bytes" },
+	{ "memory.swap.max", "memory.memsw.limit_in_bytes" },
+	{ "memory.high", "memory.soft_limit_in_bytes" },
+};
 /* mbind(2): the policy modes, and what to do with pages already there. */
 SET(mmf_mpol_set, "mpol",
 	{ "MPOL_DEFAULT", 0 }, { "MPOL_PREFERRED", 1 }, { "MPOL_BIND", 2 },
