@@ -115,18 +115,17 @@ static void emit_stmt_table(struct strbuf *sb, const struct mmf_cs_sim *sim)
 	sb_puts(sb, "};\n");
 }
 
-/* The arena piece, model/arena.h's addresses written out for its macro. */
+/* The arena piece, model/arena.h's addresses written out in place of its mark. */
 static void emit_arena(struct strbuf *sb)
 {
-	static const unsigned long long candidates[] = { MMF_ARENA_CANDIDATES };
 	static const char mark[] = "\t\tMMF_ARENA_CANDIDATES\n";
 	const char *at = strstr(mmf_rt_arena, mark);
 
 	if (!at)
 		die("csource: runtime/arena.c lacks its line MMF_ARENA_CANDIDATES");
 	sb_add(sb, mmf_rt_arena, at - mmf_rt_arena);
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
-		sb_printf(sb, "\t\t0x%llxull,\n", candidates[i]);
+	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++)
+		sb_printf(sb, "\t\t0x%llxull,\n", (unsigned long long)mmf_arena_candidates[i]);
 	sb_puts(sb, at + strlen(mark));
 }
 

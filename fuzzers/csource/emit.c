@@ -6,7 +6,8 @@
 #include "csource/emit.h"
 
 const struct mmf_emitter *const mmf_emitters[MMF_NR_CALLS] = {
-#define MMF_CALL(id, fn, ...)	[MMF_##id] = &mmf_emit_##fn,
+#define MMF_CALL(id, fn, ...)							\
+	[MMF_##id] = &mmf_emit_##fn,
 #define MMF_BLOCK(...)
 #include "model/calls.def"
 #undef MMF_CALL

@@ -12,7 +12,9 @@
 extern const char mmf_rt_head[];
 /* Globals, arena addressing, output, the fault handler, join. */
 extern const char mmf_rt_common[];
-/* arena_init(), with a line MMF_ARENA_CANDIDATES for the addresses. */
+/* arena_init(), with a line MMF_ARENA_CANDIDATES where the file gets the
+ * addresses of model/arena.h.
+ */
 extern const char mmf_rt_arena[];
 /* done(): the trace and the divergence check after each call. */
 extern const char mmf_rt_done[];

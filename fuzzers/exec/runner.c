@@ -33,7 +33,6 @@ long mmf_psz;
 
 int mmf_exec_init(void)
 {
-	static const uintptr_t candidates[] = { MMF_ARENA_CANDIDATES };
 	long len;
 
 	if (mmf_arena)
@@ -42,14 +41,14 @@ int mmf_exec_init(void)
 	mmf_pmcheck_init();
 	/* One guard slot after the arena keeps spills off other mappings. */
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
-		void *p = mmap((void *)candidates[i], len, PROT_NONE,
+	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++) {
+		void *p = mmap((void *)mmf_arena_candidates[i], len, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
 			       -1, 0);
 
 		if (p == MAP_FAILED)
 			continue;
-		if (p != (void *)candidates[i]) {
+		if (p != (void *)mmf_arena_candidates[i]) {
 			munmap(p, len);
 			continue;
 		}
