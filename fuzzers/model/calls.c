@@ -61,7 +61,7 @@ SET(mmf_swapon_set, "swapon",
 	{ "SWAP_FLAG_DISCARD_PAGES", 0x40000 });
 
 /*
- * issue 7 track B: userfaultfd. The via argument is not a UAPI value: how
+ * userfaultfd. The via argument is not a UAPI value: how
  * the executor gets its descriptor (userfaultfd(2) or /dev/userfaultfd).
  * Features are UFFDIO_API's; the event features make the handler thread
  * (exec/uffd.c) drain fork, remap, remove and unmap events.
@@ -94,7 +94,7 @@ SET(mmf_uffd_dontwake_set, "uffd_dontwake", { "UFFDIO_MODE_DONTWAKE", 0x1 });
 
 SET(mmf_uffd_move_set, "uffd_move",
 	{ "UFFDIO_MOVE_MODE_DONTWAKE", 0x1 }, { "UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES", 0x2 });
-/* Track C: cgroups, shmem and files, special mappings, KSM, mTHP. */
+/* Cgroups, shmem and files, special mappings, KSM, mTHP. */
 SET(mmf_cgknob_set, "cgroup knob",
 	{ "MEMORY_MAX", 0 }, { "MEMORY_SWAP_MAX", 1 }, { "MEMORY_HIGH", 2 });
 

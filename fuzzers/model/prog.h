@@ -118,7 +118,7 @@ extern const struct mmf_call_desc mmf_calls[MMF_NR_CALLS];
 extern const struct mmf_flag_set mmf_prot_set, mmf_mmap_set, mmf_mremap_set,
 	mmf_madv_set, mmf_pmadv_set, mmf_mlock2_set, mmf_mlockall_set,
 	mmf_msync_set, mmf_swapon_set, mmf_mpol_set, mmf_mbind_set;
-/* issue 7 track B: userfaultfd */
+/* userfaultfd */
 extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
 	mmf_uffd_register_set, mmf_uffd_copy_set, mmf_uffd_wp_set, mmf_uffd_continue_set,
 	mmf_uffd_dontwake_set, mmf_uffd_move_set;
