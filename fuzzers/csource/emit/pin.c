@@ -193,7 +193,7 @@ static int remote_page(const struct mmf_stmt *s)
 	return s->args[4] * MMF_SLOT_PAGES + s->args[5];
 }
 
-static void pvm(struct strbuf *sb, const struct mmf_stmt *s, int write)
+static void emit_pvm(struct strbuf *sb, const struct mmf_stmt *s, int write)
 {
 	int idx, n, r = remote_page(s);
 
@@ -225,7 +225,7 @@ static long pvm_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, in
 
 static MMF_CS_EXPR(emit_process_vm_readv)
 {
-	pvm(sb, s, 0);
+	emit_pvm(sb, s, 0);
 }
 
 static MMF_CS_PREDICT(predict_process_vm_readv)
@@ -237,7 +237,7 @@ MMF_EMITTER(process_vm_readv, emit_process_vm_readv, predict_process_vm_readv, m
 
 static MMF_CS_EXPR(emit_process_vm_writev)
 {
-	pvm(sb, s, 1);
+	emit_pvm(sb, s, 1);
 }
 
 static MMF_CS_PREDICT(predict_process_vm_writev)
