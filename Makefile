@@ -84,6 +84,7 @@ $(O)/csource-runtime.c: $(CS_RUNTIME)
 	done; } >$@
 
 $(O)/obj/csource-runtime.o: $(O)/csource-runtime.c
+	@mkdir -p $(dir $@)
 	$(CC) $(MMF_CFLAGS) -c -o $@ $<
 
 $(O)/san/csource-runtime.o: $(O)/csource-runtime.c
