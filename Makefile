@@ -2,7 +2,8 @@
 #
 # Every .c under fuzzers/<layer>/ (and one directory below it, a layer's
 # per-family files) and stressors/ goes into libmmfuzz.a except
-# fuzzers/cmd/, which is the command front end. Unit tests are
+# fuzzers/cmd/, which is the command front end, and the C reproducer's
+# runtime (fuzzers/csource/runtime/), which goes in as text. Unit tests are
 # tests/unit/test-*.c, one binary each, built with ASan/UBSan.
 
 CC	?= gcc
@@ -18,8 +19,9 @@ SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
 	   validate
-LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c fuzzers/$(l)/*/*.c)) \
-	   $(wildcard stressors/*.c)
+CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c)
+LIB_SRC	:= $(filter-out $(CS_RUNTIME),$(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c \
+	   fuzzers/$(l)/*/*.c))) $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -27,6 +29,8 @@ BENCH_SRC := $(wildcard bench/*.c)
 LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/obj/%.o)
 CMD_OBJ	:= $(CMD_SRC:%.c=$(O)/obj/%.o)
 SLIB_OBJ := $(LIB_SRC:%.c=$(O)/san/%.o)
+LIB_OBJ	+= $(O)/obj/csource-runtime.o
+SLIB_OBJ += $(O)/san/csource-runtime.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 # Self-fuzzing harnesses tests/fuzz/fuzz-NAME.c (see Self-fuzzing below).
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
@@ -64,6 +68,29 @@ $(O)/obj/version.o: $(O)/version.c
 
 CMD_OBJ	+= $(O)/obj/version.o
 
+# The C reproducer's runtime: fuzzers/csource/runtime/NAME.c becomes the
+# string mmf_rt_NAME (csource/runtime.h), the file's text without its SPDX
+# line. The files are checked by compiling the reproducers that carry them
+# (tests/unit/test-csource.c).
+$(O)/csource-runtime.c: $(CS_RUNTIME)
+	@mkdir -p $(dir $@)
+	@{ echo '/* Made by the Makefile from fuzzers/csource/runtime/. */'; \
+	echo '#include "csource/runtime.h"'; \
+	for f in $(CS_RUNTIME); do \
+		echo; echo "const char mmf_rt_$$(basename $$f .c)[] ="; \
+		sed -e '1{/SPDX-License-Identifier/d}' -e 's/[\\"]/\\&/g' \
+		    -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
+		echo '	;'; \
+	done; } >$@
+
+$(O)/obj/csource-runtime.o: $(O)/csource-runtime.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) -c -o $@ $<
+
+$(O)/san/csource-runtime.o: $(O)/csource-runtime.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) $(SAN) -c -o $@ $<
+
 $(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -81,6 +108,9 @@ static-arm64:
 $(O)/tests/%: tests/unit/%.c $(O)/libmmfuzz-san.a
 	@mkdir -p $(dir $@)
 	$(CC) $(MMF_CFLAGS) $(SAN) -Itests/unit -o $@ $^ $(LDLIBS)
+
+# test-csource compiles the reproducers it makes, with the build's warnings.
+$(O)/tests/test-csource: MMF_CFLAGS += -DMMF_REPRO_CC='"$(CC) -std=gnu11 $(WARN) -pthread"'
 
 $(O)/bench/%: bench/%.c $(O)/libmmfuzz.a
 	@mkdir -p $(dir $@)
@@ -127,11 +157,15 @@ AFL_CFLAGS := -std=gnu11 $(filter-out -Werror,$(WARN)) -Wno-missing-field-initia
 	-D_GNU_SOURCE -Ifuzzers -I. -pthread -O1 -g $(SAN)
 FUZZ_DEPS := tests/fuzz/harness.c $(wildcard tests/fuzz/*.h)
 AFL_BIN	:= $(FUZZ_NAMES:%=$(O)/afl/fuzz-%) $(O)/afl/seed-tool
-AFL_LIB_OBJ := $(LIB_SRC:%.c=$(O)/afl/obj/%.o)
+AFL_LIB_OBJ := $(LIB_SRC:%.c=$(O)/afl/obj/%.o) $(O)/afl/obj/csource-runtime.o
 
 $(O)/afl/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/afl/obj/csource-runtime.o: $(O)/csource-runtime.c
+	@mkdir -p $(dir $@)
+	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -c -o $@ $<
 
 $(O)/afl/libmmfuzz.a: $(AFL_LIB_OBJ)
 	@rm -f $@

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
+#include "csource/csource.h"
 #include "model/prog.h"
-#include "oracle/csource.h"
 #include "util/rand.h"
 #include "util/util.h"
 

@@ -21,6 +21,7 @@
 #include "exec/knobs.h"
 #include "exec/pmcheck.h"
 #include "model/uapi.h"
+#include "model/arena.h"
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
@@ -29,11 +30,6 @@ long mmf_psz;
 
 int mmf_exec_init(void)
 {
-	/* Far from where the kernel puts mappings top-down, and from the heap. */
-	static const uintptr_t candidates[] = {
-		0x200000000000ull, 0x100000000000ull, 0x40000000000ull,
-		0x8000000000ull, 0x2000000000ull, 0x400000000ull,
-	};
 	long len;
 
 	if (mmf_arena)
@@ -42,14 +38,14 @@ int mmf_exec_init(void)
 	mmf_pmcheck_init();
 	/* One guard slot after the arena keeps spills off other mappings. */
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
-	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
-		void *p = mmap((void *)candidates[i], len, PROT_NONE,
+	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++) {
+		void *p = mmap((void *)mmf_arena_candidates[i], len, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MMF_MAP_FIXED_NOREPLACE,
 			       -1, 0);
 
 		if (p == MAP_FAILED)
 			continue;
-		if (p != (void *)candidates[i]) {
+		if (p != (void *)mmf_arena_candidates[i]) {
 			munmap(p, len);
 			continue;
 		}

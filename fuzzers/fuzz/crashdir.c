@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csource/csource.h"
 #include "fuzz/fuzz.h"
-#include "oracle/csource.h"
 #include "util/util.h"
 
 /* The newest progs.N (or prog.N) of the crash directory, or NULL. */

@@ -247,6 +247,23 @@ int mmf_prog_nr_calls(const struct mmf_prog *p)
 	return n;
 }
 
+int mmf_prog_block_end(const struct mmf_prog *p, int bi)
+{
+	int i = bi + 1;
+
+	while (i < p->nr && (p->stmts[i].id == MMF_COMMENT ||
+			     mmf_calls[p->stmts[i].id].block != MMF_BLOCK_END))
+		i++;
+	return i;
+}
+
+int mmf_prog_next_join(const struct mmf_prog *p, int from)
+{
+	while (from < p->nr && p->stmts[from].id != MMF_JOIN)
+		from++;
+	return from;
+}
+
 bool mmf_prog_add_comment(struct mmf_prog *p, const char *text, size_t len)
 {
 	struct mmf_stmt *s;

@@ -147,6 +147,13 @@ extern const struct mmf_flag_set mmf_mpol_set, mmf_mbind_set;		/* place */
 #define MMF_NR_KNOBS		9
 extern const char *const mmf_knob_paths[MMF_NR_KNOBS];
 
+/*
+ * Files cg_limit writes in a memory cgroup, indexed by its knob argument
+ * (mmf_cgknob_set): the v2 file, then its v1 counterpart.
+ */
+#define MMF_NR_CGKNOBS		3
+extern const char *const mmf_cgknob_files[MMF_NR_CGKNOBS][2];
+
 /* A statement is a call, or (id < 0) a comment line kept for printing. */
 struct mmf_stmt {
 	int16_t id;
@@ -177,6 +184,10 @@ int mmf_prog_validate(const struct mmf_prog *p, char *err, size_t errlen);
 struct mmf_stmt *mmf_prog_append(struct mmf_prog *p, int id);
 /* Number of real calls (comments excluded). */
 int mmf_prog_nr_calls(const struct mmf_prog *p);
+/* The "}" that closes the block statement bi opens; p->nr when none does. */
+int mmf_prog_block_end(const struct mmf_prog *p, int bi);
+/* The first join at or after statement from; p->nr when none. */
+int mmf_prog_next_join(const struct mmf_prog *p, int from);
 /* Append a comment line; false when the text pool is full. */
 bool mmf_prog_add_comment(struct mmf_prog *p, const char *text, size_t len);
 /* Stable hash of calls and args (not comments), for dedup. */
@@ -189,6 +200,10 @@ void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb);
 int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errlen);
 /* Print one call (no indent, no newline), as in the text form. */
 void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb);
+/* The call as report titles name it: "madvise(MADV_FREE)" for a call of
+ * MMF_CALL_ADVICE, else its name.
+ */
+void mmf_stmt_title(const struct mmf_stmt *s, struct strbuf *sb);
 
 /*
  * An execution log: each program follows a line starting with this mark

@@ -108,6 +108,19 @@ void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb)
 	sb_puts(sb, ")");
 }
 
+void mmf_stmt_title(const struct mmf_stmt *s, struct strbuf *sb)
+{
+	const struct mmf_call_desc *d = &mmf_calls[s->id];
+	const struct mmf_arg_desc *a = &d->args[d->nr_args - 1];
+
+	sb_puts(sb, d->name);
+	if (!(d->flags & MMF_CALL_ADVICE))
+		return;
+	for (int i = 0; i < a->set->nr; i++)
+		if (a->set->flags[i].val == s->args[d->nr_args - 1])
+			sb_printf(sb, "(%s)", a->set->flags[i].name);
+}
+
 void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb)
 {
 	int depth = 0;

@@ -18,6 +18,8 @@
 #define MMF_MAP_FIXED_NOREPLACE	0x100000
 #define MMF_PROT_READ		0x1
 #define MMF_MAP_PRIVATE		0x02
+#define MMF_MAP_ANONYMOUS	0x20
+#define MMF_MREMAP_MAYMOVE	0x1
 #define MMF_MREMAP_FIXED	0x2
 #define MMF_MREMAP_DONTUNMAP	0x4
 
@@ -34,6 +36,8 @@
 #define MMF_MADV_DONTNEED_LOCKED	24
 #define MMF_MADV_GUARD_INSTALL	102
 #define MMF_MADV_GUARD_REMOVE	103
+#define MMF_MADV_COLD		20
+#define MMF_MADV_PAGEOUT	21
 
 /* lock */
 #define MMF_MLOCK_ONFAULT	0x1
@@ -69,5 +73,9 @@
 
 /* tune */
 #define MMF_PR_SET_MEMORY_MERGE	67
+
+/* swap */
+#define MMF_SWAP_FLAG_PREFER	0x8000
+#define MMF_SWAP_FLAG_PRIO_MASK	0x7fff
 
 #endif

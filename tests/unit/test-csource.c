@@ -4,13 +4,15 @@
  * the runtime piece that runs it), the file stands alone, carries the
  * program, and holds what the shadow model predicts: the expected pages
  * of each read, the result each call is assumed to return and how strictly
- * it is checked. Compiling and running the output is
+ * it is checked. The output compiles without a warning (the build's
+ * warnings, MMF_REPRO_CC from the Makefile); running it is
  * tests/integration/test-csource.sh.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "csource/csource.h"
 #include "model/prog.h"
-#include "oracle/csource.h"
 #include "tap.h"
 #include "util/util.h"
 
@@ -54,7 +56,7 @@ static const char all_calls[] =
 	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
 	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
 	"uffd_unregister(m0, 0, 16)\n"
-	"# track A: pins\n"
+	"# the pin calls\n"
 	"f2 = dio_file(64)\n"
 	"vmsplice(m0, 0, 16, 1)\n"
 	"pipe_read(1, 16)\n"
@@ -175,6 +177,18 @@ static void lacks(const char *c, const char *what)
 	CHECK(!strstr(c, what), "\"%s\" in the C source", what);
 }
 
+/* The runtime pieces (fuzzers/csource/runtime/) are real C, and so is the rest. */
+static void compiles(const char *c)
+{
+	FILE *cc = popen(MMF_REPRO_CC " -fsyntax-only -x c -", "w");
+
+	CHECK(cc, "cannot run %s", MMF_REPRO_CC);
+	if (!cc)
+		return;
+	fputs(c, cc);
+	CHECK(pclose(cc) == 0, "%s -fsyntax-only fails on the C source", MMF_REPRO_CC);
+}
+
 static void test_every_call(void)
 {
 	char *c = csource(all_calls), *again = csource(all_calls);
@@ -197,8 +211,22 @@ static void test_every_call(void)
 	has(c, "tries to end the comment: * /");
 	lacks(c, "comment: */");
 	CHECK(!strcmp(c, again), "two generations differ");
+	compiles(c);
 	free(c);
 	free(again);
+}
+
+/* Without calls: no statement table, no done(), nothing unused. */
+static void test_no_calls(void)
+{
+	char *c = csource("# nothing but a comment\n"), *empty = csource("");
+
+	lacks(c, "stmts[");
+	has(c, " *\t# nothing but a comment\n");
+	compiles(c);
+	compiles(empty);
+	free(c);
+	free(empty);
 }
 
 static void test_expectations(void)
@@ -326,6 +354,7 @@ static void test_races(void)
 
 static const struct tap_test tests[] = {
 	TAP_TEST(test_every_call),
+	TAP_TEST(test_no_calls),
 	TAP_TEST(test_expectations),
 	TAP_TEST(test_predictions),
 	TAP_TEST(test_races),

@@ -12,19 +12,12 @@
 #include "exec/calls.h"
 #include "exec/knobs.h"
 
-/* cg_limit knobs: the v2 file, then its v1 counterpart. */
-static const char *const cg_files[3][2] = {
-	{ "memory.max", "memory.limit_in_bytes" },
-	{ "memory.swap.max", "memory.memsw.limit_in_bytes" },
-	{ "memory.high", "memory.soft_limit_in_bytes" },
-};
-
 /* The file of knob k in cgroup dir: v2's name if it exists, else v1's. */
 static void cg_file(const char *dir, int k, char *path, size_t n)
 {
-	snprintf(path, n, "%s/%s", dir, cg_files[k][0]);
+	snprintf(path, n, "%s/%s", dir, mmf_cgknob_files[k][0]);
 	if (access(path, F_OK))
-		snprintf(path, n, "%s/%s", dir, cg_files[k][1]);
+		snprintf(path, n, "%s/%s", dir, mmf_cgknob_files[k][1]);
 }
 
 static bool cg_v1(const char *dir)

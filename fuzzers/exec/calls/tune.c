@@ -18,10 +18,6 @@
 /* ksmd's full scan of a small system takes well under a second. */
 #define KSM_WAIT_MS	1500
 
-static const char *const knob_vals[] = {
-	"never", "always", "madvise", "inherit", "within_size", "advise",
-};
-
 long mmf_exec_prctl_merge(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	long r = syscall(SYS_prctl, MMF_PR_SET_MEMORY_MERGE, s->args[0], 0, 0, 0);
@@ -68,7 +64,7 @@ long mmf_exec_thp_knob(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 	if (!path)
 		return -ENODEV;
-	return mmf_knob_write(path, knob_vals[s->args[1]]);
+	return mmf_knob_write(path, mmf_thpval_set.flags[s->args[1]].name);
 }
 
 /* "always [madvise] never" -> "madvise": the word to write back. */

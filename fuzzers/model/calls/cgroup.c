@@ -8,3 +8,9 @@ MMF_FLAG_SET(mmf_cgknob_set, "cgroup knob",
 MMF_BUILD_DEFAULT(cg_move);
 MMF_BUILD_DEFAULT(cg_limit);
 MMF_BUILD_DEFAULT(cg_reclaim);
+
+const char *const mmf_cgknob_files[MMF_NR_CGKNOBS][2] = {
+	{ "memory.max", "memory.limit_in_bytes" },
+	{ "memory.swap.max", "memory.memsw.limit_in_bytes" },
+	{ "memory.high", "memory.soft_limit_in_bytes" },
+};

@@ -8,7 +8,11 @@ MMF_FLAG_SET(mmf_thpknob_set, "knob",
 	{ "THP_256K", 4 }, { "THP_512K", 5 }, { "THP_1M", 6 }, { "THP_2M", 7 },
 	{ "SHMEM", 8 });
 
-/* Knob values; within_size and advise only for shmem, inherit only per size. */
+/*
+ * Knob values, each its index (the executor and the C reproducer write
+ * flags[value].name); within_size and advise only for shmem, inherit only
+ * per size.
+ */
 MMF_FLAG_SET(mmf_thpval_set, "knob value",
 	{ "never", 0 }, { "always", 1 }, { "madvise", 2 }, { "inherit", 3 },
 	{ "within_size", 4 }, { "advise", 5 });
