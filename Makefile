@@ -125,6 +125,7 @@ integration: all
 
 layers:
 	@scripts/check-layers.sh
+	@scripts/check-calls.sh
 
 # The whole suite: what CI runs. Integration tests need root and change swap.
 check:

@@ -20,8 +20,9 @@ while read -r id fn family; do
 	for p in "${pieces[@]}"; do
 		set -- $p
 		f=fuzzers/$1/$family.c
-		# A definition, or a macro naming the layer's default for fn.
-		if [ ! -f "$f" ] || ! grep -Eq "^[a-z].*\\b$2$fn\\(|^[A-Z_]+\\($fn\\)" "$f"; then
+		# A definition, or a macro that defines it (the layer's default,
+		# or a row naming the functions of fn).
+		if [ ! -f "$f" ] || ! grep -Eq "^[a-z].*\\b$2$fn( =|\\()|^[A-Z_]+\\($fn[,)]" "$f"; then
 			echo "calls: $id has no $2$fn in $f"
 			bad=1
 		fi
