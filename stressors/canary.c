@@ -27,7 +27,7 @@ void mmf_canary_init(struct mmf_canary *c, uint64_t seed)
 	memset(c, 0, sizeof(*c));
 	c->seed = seed | 1;	/* never 0: a zeroed word never matches */
 	for (int i = 0; i < MMF_CANARY_CHUNKS; i++) {
-		c->chunk[i] = xmalloc(MMF_CANARY_CHUNK);
+		c->chunk[i] = mmf_xmalloc(MMF_CANARY_CHUNK);
 		fill(c, c->chunk[i]);
 	}
 }
@@ -48,7 +48,7 @@ static void pagemap_of(uintptr_t page, long pg, struct strbuf *sb)
 	if (fd < 0)
 		return;
 	if (pread(fd, &e, sizeof(e), page / pg * sizeof(e)) == sizeof(e))
-		sb_printf(sb, "pagemap: %#018llx (%s%s%s%s)\n", (unsigned long long)e,
+		mmf_sb_printf(sb, "pagemap: %#018llx (%s%s%s%s)\n", (unsigned long long)e,
 			  e >> 63 & 1 ? "present" : e >> 62 & 1 ? "swapped" : "neither present nor swapped",
 			  e >> 56 & 1 ? ", exclusive" : "", e >> 55 & 1 ? ", soft-dirty" : "",
 			  e >> 61 & 1 ? ", file or shared anon" : "");
@@ -72,13 +72,13 @@ static bool describe(const struct mmf_canary *c, const uint64_t *chunk, struct s
 		if (page == last_page)
 			continue;
 		last_page = page;
-		sb_printf(body, "page %#lx: word %#lx is 0x%016llx, not 0x%016llx\n",
+		mmf_sb_printf(body, "page %#lx: word %#lx is 0x%016llx, not 0x%016llx\n",
 			  (unsigned long)page, (unsigned long)(uintptr_t)&chunk[i],
 			  (unsigned long long)chunk[i],
 			  (unsigned long long)pattern(c, &chunk[i]));
 		pagemap_of(page, pg, body);
 	}
-	sb_printf(body, "%zu of %zu words of the 64 KiB chunk at %p changed, %zu of them to 0\n",
+	mmf_sb_printf(body, "%zu of %zu words of the 64 KiB chunk at %p changed, %zu of them to 0\n",
 		  bad, WORDS, (const void *)chunk, zero);
 	return bad == zero;
 }
@@ -97,7 +97,7 @@ int mmf_canary_check(struct mmf_canary *c, char *title, size_t n, struct strbuf 
 		if (w == WORDS)
 			continue;
 		if (!found)
-			sb_printf(body, "The stress runner's heap canary (check %lu) changed while "
+			mmf_sb_printf(body, "The stress runner's heap canary (check %lu) changed while "
 				  "nothing of ours wrote it:\n", c->checks);
 		snprintf(title, n, "DATA CORRUPTION: %s in the stress runner's heap",
 			 describe(c, chunk, body) ? "zeroed words" : "changed words");

@@ -57,7 +57,7 @@ static int folios_setup(struct mmf_stress_ctx *c)
 
 	if (!dir)
 		return mmf_sys_fail(errno == ENOENT ? EOPNOTSUPP : errno, "open " THP);
-	f = c->priv = xcalloc(1, sizeof(*f));
+	f = c->priv = mmf_xcalloc(1, sizeof(*f));
 	while ((d = readdir(dir)) && f->nr < MAX_SIZES)
 		if (!strncmp(d->d_name, "hugepages-", 10))
 			snprintf(f->size[f->nr++], sizeof(f->size[0]), "%s", d->d_name);

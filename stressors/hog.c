@@ -61,7 +61,7 @@ pid_t mmf_hog_start(struct mmf_cgroup *cg, uint64_t bytes)
 	if (pid < 0)
 		return mmf_sys_fail(errno, "fork the workload");
 	if (pid == 0) {
-		die_with_parent(parent, SIGKILL, 0);
+		mmf_die_with_parent(parent, SIGKILL, 0);
 		prctl(PR_SET_NAME, "mmfuzz-hog");
 		if (cg && mmf_cg_attach(cg, getpid()) < 0)
 			_exit(1);

@@ -57,7 +57,7 @@ static void fill(struct ksm *k, size_t page, unsigned int tag)
 
 static int ksm_init(struct mmf_stress_ctx *c)
 {
-	struct ksm *k = xcalloc(1, sizeof(*k));
+	struct ksm *k = mmf_xcalloc(1, sizeof(*k));
 
 	k->pg = sysconf(_SC_PAGESIZE);
 	k->pages = (c->opt[OPT_AREA] << 20) / k->pg;

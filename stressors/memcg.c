@@ -62,7 +62,7 @@ static int squeeze_step(struct mmf_stress_ctx *c)
 	int r;
 
 	if (!s) {
-		s = c->priv = xcalloc(1, sizeof(*s));
+		s = c->priv = mmf_xcalloc(1, sizeof(*s));
 		s->floor = c->opt[OPT_FLOOR] << 20;
 	}
 	if (mmf_cg_stats(c->t->cg, &st) == 0) {

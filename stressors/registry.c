@@ -41,13 +41,13 @@ void mmf_stress_list(struct strbuf *sb)
 	for (size_t i = 0; i < mmf_nr_stressors; i++) {
 		const struct mmf_stressor_info *s = mmf_stressors[i];
 
-		sb_printf(sb, "%-8s %s (every %d ms)\n", s->name, s->help, s->period_ms);
+		mmf_sb_printf(sb, "%-8s %s (every %d ms)\n", s->name, s->help, s->period_ms);
 		for (const struct mmf_stress_opt *o = s->opts; o < s->opts + MMF_STRESS_MAX_OPTS &&
 		     o->key; o++)
-			sb_printf(sb, "    %s:%s=N  %s (default %lld)\n", s->name, o->key, o->help,
+			mmf_sb_printf(sb, "    %s:%s=N  %s (default %lld)\n", s->name, o->key, o->help,
 				  (long long)o->def);
 	}
-	sb_printf(sb, "default set: %s\n", mmf_stress_default);
+	mmf_sb_printf(sb, "default set: %s\n", mmf_stress_default);
 }
 
 static int parse_opt(const struct mmf_stressor_info *s, char *kv, int64_t *opt, char *err,
@@ -118,12 +118,12 @@ int mmf_stress_parse(const char *spec, struct mmf_stress_sel *sel, char *err, si
 	if (!strcmp(spec, "all")) {
 		struct strbuf all;
 
-		sb_init(&all);
+		mmf_sb_init(&all);
 		for (size_t i = 0; i < mmf_nr_stressors; i++)
-			sb_printf(&all, "%s%s", i ? "," : "", mmf_stressors[i]->name);
-		copy = sb_detach(&all);
+			mmf_sb_printf(&all, "%s%s", i ? "," : "", mmf_stressors[i]->name);
+		copy = mmf_sb_detach(&all);
 	} else {
-		copy = xstrdup(spec);
+		copy = mmf_xstrdup(spec);
 	}
 	/* '+' too: a guest's kernel command line turns commas into spaces. */
 	for (item = strtok_r(copy, ",+", &save); item && !ret; item = strtok_r(NULL, ",+", &save))

@@ -97,7 +97,7 @@ static bool fuzzer_idle(atomic_ullong *beat_ns)
 {
 	uint64_t beat = atomic_load(beat_ns);
 
-	return beat && now_ns() - beat > IDLE_MS * 1000000ULL;
+	return beat && mmf_now_ns() - beat > IDLE_MS * 1000000ULL;
 }
 
 static void *stress_thread(void *arg)
@@ -108,7 +108,7 @@ static void *stress_thread(void *arg)
 	char title[128];
 
 	mmf_canary_init(&canary, mmf_rand64(&w->c->rnd));
-	sb_init(&body);
+	mmf_sb_init(&body);
 	while (!atomic_load(&stopping)) {
 		int r;
 
@@ -132,7 +132,7 @@ static void *stress_thread(void *arg)
 		}
 		nap(w->c->info->period_ms);
 	}
-	sb_free(&body);
+	mmf_sb_free(&body);
 	mmf_canary_free(&canary);
 	return NULL;
 }
@@ -140,26 +140,26 @@ static void *stress_thread(void *arg)
 static void *sample_thread(void *arg)
 {
 	struct mmf_stress_run *r = arg;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	FILE *f = fopen(r->samples, "ae");
 	struct strbuf sb;
 
 	if (!f)
 		return NULL;
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	do {
 		sb.len = 0;
-		mmf_sample_take(&sb, (now_ns() - t0) / 1e9, r->t->cg);
+		mmf_sample_take(&sb, (mmf_now_ns() - t0) / 1e9, r->t->cg);
 		fprintf(f, "%s\n", sb.buf);
 		fflush(f);
 		nap(SAMPLE_MS);
 	} while (!atomic_load(&stopping));
 	/* The last sample at the very end, so the summary covers the whole run. */
 	sb.len = 0;
-	mmf_sample_take(&sb, (now_ns() - t0) / 1e9, r->t->cg);
+	mmf_sample_take(&sb, (mmf_now_ns() - t0) / 1e9, r->t->cg);
 	fprintf(f, "%s\n", sb.buf);
 	fclose(f);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return NULL;
 }
 
@@ -170,7 +170,7 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 	struct worker w[MMF_STRESS_MAX];
 	int sig, nth = 0;
 
-	die_with_parent(parent, SIGKILL, 0);
+	mmf_die_with_parent(parent, SIGKILL, 0);
 	prctl(PR_SET_NAME, "mmfuzz-stress");
 	runner_sh = r->sh;
 	/* The fuzzer's programs come first; the threads inherit this. */
@@ -193,12 +193,12 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_target *t,
 		     uint64_t seed, struct mmf_stress_run **rp, char *err, size_t n)
 {
-	struct mmf_stress_run *r = xcalloc(1, sizeof(*r));
+	struct mmf_stress_run *r = mmf_xcalloc(1, sizeof(*r));
 	sigset_t set, old;
 	pid_t parent;
 
 	r->t = t;
-	r->samples = xasprintf("%s/samples.jsonl", t->out);
+	r->samples = mmf_xasprintf("%s/samples.jsonl", t->out);
 	for (int i = 0; i < sel->nr; i++) {
 		struct mmf_stress_ctx *c = &r->ctx[r->nr];
 
@@ -244,7 +244,7 @@ fail:
 void mmf_stress_beat(struct mmf_stress_run *r)
 {
 	if (r && r->sh)
-		atomic_store(&r->sh->beat_ns, now_ns());
+		atomic_store(&r->sh->beat_ns, mmf_now_ns());
 }
 
 pid_t mmf_stress_pid(const struct mmf_stress_run *r)
@@ -259,20 +259,20 @@ unsigned int mmf_stress_reports(const struct mmf_stress_run *r)
 
 static void wait_runner(pid_t pid)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	int st;
 
 	/* Dead before we asked: a crash or the OOM killer, say so. */
 	if (waitpid(pid, &st, WNOHANG) == pid) {
 		if (WIFSIGNALED(st))
-			warnx_("stress: the runner died early of signal %d (%s): stressors stopped",
+			mmf_warnx_("stress: the runner died early of signal %d (%s): stressors stopped",
 			       WTERMSIG(st), strsignal(WTERMSIG(st)));
 		return;
 	}
 	kill(pid, SIGTERM);
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
-		if (now_ns() - t0 > STOP_WAIT_MS * 1000000ULL) {
-			warnx_("stress: the runner did not stop in %d s: killed",
+		if (mmf_now_ns() - t0 > STOP_WAIT_MS * 1000000ULL) {
+			mmf_warnx_("stress: the runner did not stop in %d s: killed",
 			       STOP_WAIT_MS / 1000);
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -292,11 +292,11 @@ static void summarize(const char *path)
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save))
 		mmf_summary_add(&s, line);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_summary_format(&s, &sb);
 	printf("%s", sb.buf ? sb.buf : "");
 	printf("summary: samples in %s\n", path);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_summary_free(&s);
 	free(text);
 }

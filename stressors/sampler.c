@@ -63,7 +63,7 @@ void mmf_sample_kv(struct strbuf *sb, const char *prefix, const char *text,
 		val = strtoull(v, &end, 10);
 		if (end == v || !key_match(l, n, keys))
 			continue;
-		sb_printf(sb, ",\"%s.%.*s\":%llu", prefix, (int)n, l, val);
+		mmf_sb_printf(sb, ",\"%s.%.*s\":%llu", prefix, (int)n, l, val);
 	}
 }
 
@@ -95,11 +95,11 @@ static void add_swaps(struct strbuf *sb)
 	int n = mmf_swap_list(&list);
 
 	for (int i = 0; i < n; i++) {
-		sb_puts(sb, ",\"swap.");
+		mmf_sb_puts(sb, ",\"swap.");
 		for (const char *c = list[i].path; *c; c++)
 			if (*c != '"' && *c != '\\' && (unsigned char)*c >= ' ')
-				sb_add(sb, c, 1);
-		sb_printf(sb, "\":%" PRIu64, list[i].used_kb);
+				mmf_sb_add(sb, c, 1);
+		mmf_sb_printf(sb, "\":%" PRIu64, list[i].used_kb);
 	}
 	if (n > 0)
 		free(list);
@@ -119,14 +119,14 @@ static void add_cgroup(struct strbuf *sb, struct mmf_cgroup *cg)
 	add_file(sb, "memcg.events", path, events_keys);
 	snprintf(path, sizeof(path), "%s/memory.failcnt", mmf_cg_path(cg));
 	if (mmf_sysfs_read_u64(path, &v) == 0)
-		sb_printf(sb, ",\"memcg.events.max\":%" PRIu64, v);
+		mmf_sb_printf(sb, ",\"memcg.events.max\":%" PRIu64, v);
 }
 
 void mmf_sample_take(struct strbuf *sb, double t, struct mmf_cgroup *cg)
 {
 	uint64_t v;
 
-	sb_printf(sb, "{\"t\":%.3f", t);
+	mmf_sb_printf(sb, "{\"t\":%.3f", t);
 	add_file(sb, "vmstat", "/proc/vmstat", vmstat_keys);
 	add_file(sb, "meminfo", "/proc/meminfo", meminfo_keys);
 	add_swaps(sb);
@@ -137,9 +137,9 @@ void mmf_sample_take(struct strbuf *sb, double t, struct mmf_cgroup *cg)
 
 		snprintf(path, sizeof(path), "/sys/kernel/mm/ksm/%s", *k);
 		if (mmf_sysfs_read_u64(path, &v) == 0)
-			sb_printf(sb, ",\"ksm.%s\":%" PRIu64, *k, v);
+			mmf_sb_printf(sb, ",\"ksm.%s\":%" PRIu64, *k, v);
 	}
-	sb_puts(sb, "}");
+	mmf_sb_puts(sb, "}");
 }
 
 /* ---- summary --------------------------------------------------------- */
@@ -205,11 +205,11 @@ void mmf_summary_add(struct mmf_summary *s, const char *line)
 		return;
 	t = strtod(line + 5, NULL);
 	if (!s->samples++) {
-		s->first = xstrdup(line);
+		s->first = mmf_xstrdup(line);
 		s->t0 = t;
 	}
 	free(s->last);
-	s->last = xstrdup(line);
+	s->last = mmf_xstrdup(line);
 	s->t1 = t;
 	if (!mmf_sample_get(line, "meminfo.SwapTotal", &total) &&
 	    !mmf_sample_get(line, "meminfo.SwapFree", &free_kb) && total >= free_kb)
@@ -227,23 +227,23 @@ bool mmf_summary_swapped(const struct mmf_summary *s)
 void mmf_summary_format(const struct mmf_summary *s, struct strbuf *sb)
 {
 	if (s->samples < 2) {
-		sb_printf(sb, "summary: %d sample(s), too few to say what the kernel did\n",
+		mmf_sb_printf(sb, "summary: %d sample(s), too few to say what the kernel did\n",
 			  s->samples);
 		return;
 	}
-	sb_printf(sb, "summary: %.0f s, %d samples:", s->t1 - s->t0, s->samples);
+	mmf_sb_printf(sb, "summary: %.0f s, %d samples:", s->t1 - s->t0, s->samples);
 	for (size_t i = 0; i < ARRAY_SIZE(counters); i++) {
 		uint64_t a, b;
 
 		if (counter_value(s->first, &counters[i], &a) &&
 		    counter_value(s->last, &counters[i], &b))
-			sb_printf(sb, " %s +%" PRIu64, counters[i].label, b >= a ? b - a : 0);
+			mmf_sb_printf(sb, " %s +%" PRIu64, counters[i].label, b >= a ? b - a : 0);
 		else
-			sb_printf(sb, " %s n/a", counters[i].label);
+			mmf_sb_printf(sb, " %s n/a", counters[i].label);
 	}
-	sb_printf(sb, "; swap used peak %" PRIu64 " MiB\n", s->swap_peak_kb >> 10);
+	mmf_sb_printf(sb, "; swap used peak %" PRIu64 " MiB\n", s->swap_peak_kb >> 10);
 	if (!mmf_summary_swapped(s))
-		sb_puts(sb, "summary: this run never reached swap: no page was swapped out\n");
+		mmf_sb_puts(sb, "summary: this run never reached swap: no page was swapped out\n");
 }
 
 void mmf_summary_free(struct mmf_summary *s)

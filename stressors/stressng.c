@@ -122,9 +122,9 @@ static int stressng_setup(struct mmf_stress_ctx *c)
 	struct mmf_cgroup *cg = NULL;
 	int found = 0, r;
 
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	copy = mmf_xstrdup(path ? path : "/usr/bin:/bin");
 	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/stress-ng", dir);
+		char *p = mmf_xasprintf("%s/stress-ng", dir);
 
 		found = !access(p, X_OK);
 		free(p);
@@ -167,7 +167,7 @@ static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int ou
 	setpgid(0, 0);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	die_with_parent(parent, SIGHUP, 0);
+	mmf_die_with_parent(parent, SIGHUP, 0);
 	snprintf(path, sizeof(path), "%s/cgroup.procs", mmf_cg_path(c->priv));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || dprintf(fd, "%d\n", getpid()) < 0)
@@ -196,7 +196,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 {
 	const char *const *prof = profiles[mmf_rand_below(&c->rnd, ARRAY_SIZE(profiles))];
 	char *argv[24], secs[32], title[256], buf[4096];
-	char *tmp = xasprintf("%s/stress-ng", c->t->out);
+	char *tmp = mmf_xasprintf("%s/stress-ng", c->t->out);
 	struct strbuf out;
 	int p[2], st, argc = 0, ret = 0, stopped = 0;
 	ssize_t got;
@@ -223,7 +223,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 	if (pid == 0)
 		supervise(c, p[1], argv, parent);
 	close(p[1]);
-	sb_init(&out);
+	mmf_sb_init(&out);
 	while (pid > 0) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
 
@@ -236,7 +236,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		if (got == 0 || (got < 0 && errno != EINTR))
 			break;
 		if (got > 0 && out.len < MAX_OUTPUT)
-			sb_add(&out, buf, got);
+			mmf_sb_add(&out, buf, got);
 	}
 	close(p[0]);
 	if (pid < 0)
@@ -247,7 +247,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		mmf_stress_report(c, title, out.buf);
 	else if (WEXITSTATUS(st) == 1)
 		ret = mmf_sys_fail(EINVAL, "stress-ng %s: usage error (exit status 1)", prof[0]);
-	sb_free(&out);
+	mmf_sb_free(&out);
 	free(tmp);
 	return ret;
 }

@@ -46,7 +46,7 @@ static int uring_check(struct mmf_stress_ctx *c)
 /* The ring, the area and an unnamed tmpfs file: nothing left to undo. */
 static int ring_init(struct mmf_stress_ctx *c)
 {
-	struct ring *r = xcalloc(1, sizeof(*r));
+	struct ring *r = mmf_xcalloc(1, sizeof(*r));
 	int err;
 
 	r->file = -1;

@@ -82,24 +82,24 @@ static const char *const units[] = { "ms", "us", "ns", "pages", "faults", "ns/ca
 void mmf_bench_json(const char *bench, int run, const struct mmf_bench_result *res,
 		    struct strbuf *sb)
 {
-	sb_puts(sb, "{\"bench\":");
-	sb_json_str(sb, bench);
-	sb_printf(sb, ",\"run\":%d,\"metrics\":{", run);
+	mmf_sb_puts(sb, "{\"bench\":");
+	mmf_sb_json_str(sb, bench);
+	mmf_sb_printf(sb, ",\"run\":%d,\"metrics\":{", run);
 	for (int i = 0; i < res->nr; i++) {
 		const struct mmf_metric *m = &res->m[i];
 
 		if (i)
-			sb_puts(sb, ",");
-		sb_json_str(sb, m->name);
+			mmf_sb_puts(sb, ",");
+		mmf_sb_json_str(sb, m->name);
 		/* %.15g: exact for counts, and short for times. */
 		if (isfinite(m->value))
-			sb_printf(sb, ":{\"value\":%.15g,\"unit\":", m->value);
+			mmf_sb_printf(sb, ":{\"value\":%.15g,\"unit\":", m->value);
 		else
-			sb_puts(sb, ":{\"value\":null,\"unit\":");
-		sb_json_str(sb, m->unit ? m->unit : "");
-		sb_printf(sb, ",\"better\":\"%s\"}", m->higher_is_better ? "higher" : "lower");
+			mmf_sb_puts(sb, ":{\"value\":null,\"unit\":");
+		mmf_sb_json_str(sb, m->unit ? m->unit : "");
+		mmf_sb_printf(sb, ",\"better\":\"%s\"}", m->higher_is_better ? "higher" : "lower");
 	}
-	sb_puts(sb, "}}");
+	mmf_sb_puts(sb, "}}");
 }
 
 /* A tiny parser for the shape above: keys in any order, unknown keys skipped. */
@@ -301,7 +301,7 @@ void mmf_stats_of(const double *v, int n, struct mmf_stats *st)
 		sq += (v[i] - st->mean) * (v[i] - st->mean);
 	/* The sample (n - 1) deviation: runs are a sample of the machine. */
 	st->stddev = n > 1 ? sqrt(sq / (n - 1)) : 0;
-	s = xmalloc(n * sizeof(*s));
+	s = mmf_xmalloc(n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
 	st->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;

@@ -48,7 +48,7 @@ struct mmf_bench_info {
 	const char *name;	/* "madv-free", ... */
 	const char *help;	/* one line: what it measures */
 	bool needs_swap;
-	/* One run: 0 and res filled, or -errno (message via warnx_). */
+	/* One run: 0 and res filled, or -errno (message via mmf_warnx_). */
 	int (*run)(const struct mmf_bench_ctx *c, struct mmf_bench_result *res);
 };
 

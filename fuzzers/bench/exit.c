@@ -27,13 +27,13 @@ struct hold_arg {
 static int hold_child(int i, void *arg)
 {
 	const struct hold_arg *a = arg;
-	char *p = bench_map(a->len, 0);
+	char *p = mmf_bench_map(a->len, 0);
 	int r;
 
 	if (!p)
 		return errno;
-	bench_fill(p, a->len, i * 1000003ULL);
-	r = bench_pageout(p, a->len);
+	mmf_bench_fill(p, a->len, i * 1000003ULL);
+	r = mmf_bench_pageout(p, a->len);
 	if (r < 0)
 		return -r;
 	if (write(a->ready, "r", 1) != 1)
@@ -52,29 +52,29 @@ static int exit_once(const char *name, int nr, size_t len, double *ms)
 	char ch;
 
 	if (pipe(fds))
-		return bench_fail(name, errno, "pipe");
+		return mmf_bench_fail(name, errno, "pipe");
 	a.ready = fds[1];
-	r = bench_fork(nr, hold_child, &a, pids);
+	r = mmf_bench_fork(nr, hold_child, &a, pids);
 	close(fds[1]);
 	if (r < 0) {
 		close(fds[0]);
-		return bench_fail(name, -r, "fork");
+		return mmf_bench_fail(name, -r, "fork");
 	}
-	/* EOF before all are ready: a child failed, and bench_wait says why. */
+	/* EOF before all are ready: a child failed, and mmf_bench_wait says why. */
 	while (got < nr && read(fds[0], &ch, 1) == 1)
 		got++;
 	close(fds[0]);
 	if (got < nr) {
 		for (int i = 0; i < nr; i++)
 			kill(pids[i], SIGKILL);
-		r = bench_wait(name, nr, pids);
-		return r < 0 ? r : bench_fail(name, EIO, "children not ready");
+		r = mmf_bench_wait(name, nr, pids);
+		return r < 0 ? r : mmf_bench_fail(name, EIO, "children not ready");
 	}
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	for (int i = 0; i < nr; i++)
 		kill(pids[i], SIGKILL);
-	bench_kill(nr, pids);
-	*ms = bench_ms_since(t0);
+	mmf_bench_kill(nr, pids);
+	*ms = mmf_bench_ms_since(t0);
 	return 0;
 }
 
@@ -88,7 +88,7 @@ int mmf_bench_swap_free_exit(const struct mmf_bench_ctx *c, struct mmf_bench_res
 	struct mmf_swap_info info;
 	double ms;
 
-	r = bench_need_swap(name);
+	r = mmf_bench_need_swap(name);
 	if (r < 0)
 		return r;
 	r = exit_once(name, nr, len, &ms);
@@ -104,7 +104,7 @@ int mmf_bench_swap_free_exit(const struct mmf_bench_ctx *c, struct mmf_bench_res
 			continue;
 		r = mmf_swapoff(c->swaps[i]);
 		if (r < 0) {
-			r = bench_fail(name, -r, "%s", mmf_sys_err());
+			r = mmf_bench_fail(name, -r, "%s", mmf_sys_err());
 			goto restore;
 		}
 		was_on[i] = true;
@@ -117,7 +117,7 @@ restore:
 		if (was_on[i]) {
 			e = mmf_swapon(c->swaps[i], c->swap_prios ? c->swap_prios[i] : -1);
 			if (e < 0)
-				r = bench_fail(name, -e, "swapon back: %s", mmf_sys_err());
+				r = mmf_bench_fail(name, -e, "swapon back: %s", mmf_sys_err());
 		}
 	return r;
 }

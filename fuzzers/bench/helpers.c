@@ -18,17 +18,17 @@
 #include "sys/swapdev.h"
 #include "util/util.h"
 
-int bench_fail(const char *bench, int err, const char *fmt, ...)
+int mmf_bench_fail(const char *bench, int err, const char *fmt, ...)
 {
 	struct strbuf sb;
 	va_list ap;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	mmf_sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
-	warnx_("bench %s: %s: %s", bench, sb.buf, strerror(err));
-	sb_free(&sb);
+	mmf_warnx_("bench %s: %s: %s", bench, sb.buf, strerror(err));
+	mmf_sb_free(&sb);
 	return -err;
 }
 
@@ -38,9 +38,9 @@ static const char *const vm_names[BV_NR] = {
 	[BV_THP_SWPOUT] = "thp_swpout",
 };
 
-void bench_vmstat_read(struct bench_vmstat *s)
+void mmf_bench_vmstat_read(struct bench_vmstat *s)
 {
-	char *text = read_file("/proc/vmstat", NULL), *line, *save = NULL;
+	char *text = mmf_read_file("/proc/vmstat", NULL), *line, *save = NULL;
 
 	memset(s, 0, sizeof(*s));
 	if (!text)
@@ -60,7 +60,7 @@ void bench_vmstat_read(struct bench_vmstat *s)
 	free(text);
 }
 
-void bench_add_vm_delta(struct mmf_bench_result *res, const char *name,
+void mmf_bench_add_vm_delta(struct mmf_bench_result *res, const char *name,
 			const struct bench_vmstat *before, const struct bench_vmstat *after,
 			enum bench_vm f)
 {
@@ -68,27 +68,27 @@ void bench_add_vm_delta(struct mmf_bench_result *res, const char *name,
 		mmf_bench_add(res, name, "pages", (double)(after->v[f] - before->v[f]), false);
 }
 
-double bench_ms_since(uint64_t t0_ns)
+double mmf_bench_ms_since(uint64_t t0_ns)
 {
-	return (now_ns() - t0_ns) / 1e6;
+	return (mmf_now_ns() - t0_ns) / 1e6;
 }
 
-double bench_tv_ms(const struct timeval *tv)
+double mmf_bench_tv_ms(const struct timeval *tv)
 {
 	return tv->tv_sec * 1e3 + tv->tv_usec / 1e3;
 }
 
-double bench_user_ms(const struct rusage *a, const struct rusage *b)
+double mmf_bench_user_ms(const struct rusage *a, const struct rusage *b)
 {
-	return bench_tv_ms(&b->ru_utime) - bench_tv_ms(&a->ru_utime);
+	return mmf_bench_tv_ms(&b->ru_utime) - mmf_bench_tv_ms(&a->ru_utime);
 }
 
-double bench_sys_ms(const struct rusage *a, const struct rusage *b)
+double mmf_bench_sys_ms(const struct rusage *a, const struct rusage *b)
 {
-	return bench_tv_ms(&b->ru_stime) - bench_tv_ms(&a->ru_stime);
+	return mmf_bench_tv_ms(&b->ru_stime) - mmf_bench_tv_ms(&a->ru_stime);
 }
 
-int bench_need_swap(const char *bench)
+int mmf_bench_need_swap(const char *bench)
 {
 	struct mmf_swap_info *list = NULL;
 	int n = mmf_swap_list(&list);
@@ -96,11 +96,11 @@ int bench_need_swap(const char *bench)
 	free(list);
 	if (n > 0)
 		return 0;
-	warnx_("bench %s: needs swap, and none is on", bench);
+	mmf_warnx_("bench %s: needs swap, and none is on", bench);
 	return -ENOSPC;
 }
 
-void *bench_map(size_t len, size_t align)
+void *mmf_bench_map(size_t len, size_t align)
 {
 	size_t extra = align > (size_t)getpagesize() ? align : 0;
 	char *p, *a;
@@ -119,7 +119,7 @@ void *bench_map(size_t len, size_t align)
 	return a;
 }
 
-void bench_fill(void *p, size_t len, uint64_t seed)
+void mmf_bench_fill(void *p, size_t len, uint64_t seed)
 {
 	uint64_t *w = p;
 
@@ -127,7 +127,7 @@ void bench_fill(void *p, size_t len, uint64_t seed)
 		w[i] = seed + i;
 }
 
-int bench_pageout(void *p, size_t len)
+int mmf_bench_pageout(void *p, size_t len)
 {
 	for (int tries = 0; tries < 10; tries++) {
 		if (!madvise(p, len, MADV_PAGEOUT))
@@ -138,7 +138,7 @@ int bench_pageout(void *p, size_t len)
 	return -EAGAIN;
 }
 
-int bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
+int mmf_bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 {
 	pid_t parent = getpid();
 
@@ -147,19 +147,19 @@ int bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 		if (pids[i] < 0) {
 			int err = errno;
 
-			bench_kill(i, pids);
+			mmf_bench_kill(i, pids);
 			return -err;
 		}
 		if (!pids[i]) {
 			/* Die with the parent: no child outlives a killed run. */
-			die_with_parent(parent, SIGKILL, EINTR);
+			mmf_die_with_parent(parent, SIGKILL, EINTR);
 			_exit(fn(i, arg) & 0xff);
 		}
 	}
 	return 0;
 }
 
-int bench_wait(const char *bench, int n, pid_t *pids)
+int mmf_bench_wait(const char *bench, int n, pid_t *pids)
 {
 	int ret = 0;
 
@@ -174,15 +174,15 @@ int bench_wait(const char *bench, int n, pid_t *pids)
 		if (ret)
 			continue;
 		if (WIFSIGNALED(st))
-			ret = bench_fail(bench, WTERMSIG(st) == SIGKILL ? ENOMEM : EINTR,
+			ret = mmf_bench_fail(bench, WTERMSIG(st) == SIGKILL ? ENOMEM : EINTR,
 					 "child killed by signal %d", WTERMSIG(st));
 		else if (WIFEXITED(st) && WEXITSTATUS(st))
-			ret = bench_fail(bench, WEXITSTATUS(st), "child");
+			ret = mmf_bench_fail(bench, WEXITSTATUS(st), "child");
 	}
 	return ret;
 }
 
-void bench_kill(int n, pid_t *pids)
+void mmf_bench_kill(int n, pid_t *pids)
 {
 	for (int i = 0; i < n; i++)
 		kill(pids[i], SIGKILL);

@@ -25,7 +25,7 @@ struct madv_arg {
 static int madv_child(int i, void *arg)
 {
 	const struct madv_arg *a = arg;
-	char *p = bench_map(a->len, 0);
+	char *p = mmf_bench_map(a->len, 0);
 
 	if (!p)
 		return errno;
@@ -33,7 +33,7 @@ static int madv_child(int i, void *arg)
 		int r;
 
 		memset(p, 0x5a + i + l, a->len);
-		r = bench_pageout(p, a->len);
+		r = mmf_bench_pageout(p, a->len);
 		if (r < 0)
 			return -r;
 		if (madvise(p, a->len, a->advice))
@@ -55,27 +55,27 @@ static int madv_run(const char *name, int advice, const struct mmf_bench_ctx *c,
 	uint64_t t0;
 	int r;
 
-	r = bench_need_swap(name);
+	r = mmf_bench_need_swap(name);
 	if (r < 0)
 		return r;
 	if (!a.len)
 		a.len = MiB;
-	bench_vmstat_read(&v0);
+	mmf_bench_vmstat_read(&v0);
 	getrusage(RUSAGE_CHILDREN, &r0);
-	t0 = now_ns();
-	r = bench_fork(nr, madv_child, &a, pids);
+	t0 = mmf_now_ns();
+	r = mmf_bench_fork(nr, madv_child, &a, pids);
 	if (r < 0)
-		return bench_fail(name, -r, "fork");
-	r = bench_wait(name, nr, pids);
+		return mmf_bench_fail(name, -r, "fork");
+	r = mmf_bench_wait(name, nr, pids);
 	if (r < 0)
 		return r;
-	mmf_bench_add(res, "elapsed_ms", "ms", bench_ms_since(t0), false);
+	mmf_bench_add(res, "elapsed_ms", "ms", mmf_bench_ms_since(t0), false);
 	getrusage(RUSAGE_CHILDREN, &r1);
-	bench_vmstat_read(&v1);
-	mmf_bench_add(res, "user_ms", "ms", bench_user_ms(&r0, &r1), false);
-	mmf_bench_add(res, "sys_ms", "ms", bench_sys_ms(&r0, &r1), false);
-	bench_add_vm_delta(res, "pswpin", &v0, &v1, BV_PSWPIN);
-	bench_add_vm_delta(res, "pswpout", &v0, &v1, BV_PSWPOUT);
+	mmf_bench_vmstat_read(&v1);
+	mmf_bench_add(res, "user_ms", "ms", mmf_bench_user_ms(&r0, &r1), false);
+	mmf_bench_add(res, "sys_ms", "ms", mmf_bench_sys_ms(&r0, &r1), false);
+	mmf_bench_add_vm_delta(res, "pswpin", &v0, &v1, BV_PSWPIN);
+	mmf_bench_add_vm_delta(res, "pswpout", &v0, &v1, BV_PSWPOUT);
 	return 0;
 }
 

@@ -69,14 +69,14 @@ static int mlock_once(const char *name, int nr, char *area, double *ns)
 	gate.open = true;
 	pthread_cond_broadcast(&gate.cond);
 	pthread_mutex_unlock(&gate.lock);
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	for (int i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
 		if (!r && a[i].err)
 			r = a[i].err;
 	}
-	*ns = (now_ns() - t0) / (2.0 * CALLS);
-	return r ? bench_fail(name, r, "%d threads", nr) : 0;
+	*ns = (mmf_now_ns() - t0) / (2.0 * CALLS);
+	return r ? mmf_bench_fail(name, r, "%d threads", nr) : 0;
 }
 
 /*
@@ -98,10 +98,10 @@ int mmf_bench_mlock_scaling(const struct mmf_bench_ctx *c, struct mmf_bench_resu
 	char metric[32], *area;
 	double ns;
 
-	area = bench_map(len, 0);
+	area = mmf_bench_map(len, 0);
 	if (!area)
-		return bench_fail(name, errno, "mmap");
-	bench_fill(area, len, 3);
+		return mmf_bench_fail(name, errno, "mmap");
+	mmf_bench_fill(area, len, 3);
 	for (int t = 1; t <= max_t && !r; t = next_t(t, max_t)) {
 		r = mlock_once(name, t, area, &ns);
 		snprintf(metric, sizeof(metric), "ns_per_call_t%d", t);

@@ -54,20 +54,20 @@ static int knob_set(const char *name, const struct mmf_bench_ctx *c, struct knob
 	int r;
 
 	if (ks->nr >= MAX_KNOBS)
-		return bench_fail(name, E2BIG, "too many THP sizes");
+		return mmf_bench_fail(name, E2BIG, "too many THP sizes");
 	r = knob_get(path, k->old, sizeof(k->old));
 	if (r < 0)
-		return bench_fail(name, -r, "%s", path);
+		return mmf_bench_fail(name, -r, "%s", path);
 	if (!strcmp(k->old, val))
 		return 0;
 	if (!c->j)
-		return bench_fail(name, EOPNOTSUPP, "%s is %s, and no journal to change it",
+		return mmf_bench_fail(name, EOPNOTSUPP, "%s is %s, and no journal to change it",
 				  path, k->old);
 	snprintf(k->path, sizeof(k->path), "%s", path);
 	k->journaled = mmf_journal_has(c->j, &mmf_jk_knob, path);
 	r = mmf_knob_set(c->j, path, val);
 	if (r < 0)
-		return bench_fail(name, -r, "%s", mmf_sys_err());
+		return mmf_bench_fail(name, -r, "%s", mmf_sys_err());
 	ks->nr++;
 	return 0;
 }
@@ -79,7 +79,7 @@ static void knobs_restore(const struct mmf_bench_ctx *c, struct knobs *ks)
 		struct knob *k = &ks->k[i];
 
 		if (mmf_knob_set(c->j, k->path, k->old) < 0)
-			warnx_("bench: cannot restore %s: %s", k->path, mmf_sys_err());
+			mmf_warnx_("bench: cannot restore %s: %s", k->path, mmf_sys_err());
 		else if (!k->journaled)
 			mmf_journal_done(c->j, &mmf_jk_knob, k->path);
 	}
@@ -102,14 +102,14 @@ static int knobs_setup(const char *name, const struct mmf_bench_ctx *c, struct k
 	snprintf(path, sizeof(path), THP_DIR "/%s/enabled", size);
 	if (access(path, F_OK))
 		return !strcmp(want, "never") ? 0 :
-		       bench_fail(name, EOPNOTSUPP, "no %s", path);
+		       mmf_bench_fail(name, EOPNOTSUPP, "no %s", path);
 	r = knob_set(name, c, ks, path, want);
 	if (r < 0)
 		return r;
 	knob_get(THP_DIR "/enabled", global, sizeof(global));
 	d = opendir(THP_DIR);
 	if (!d)
-		return bench_fail(name, errno, THP_DIR);
+		return mmf_bench_fail(name, errno, THP_DIR);
 	while (r >= 0 && (de = readdir(d))) {
 		if (strncmp(de->d_name, "hugepages-", 10) || !strcmp(de->d_name, size))
 			continue;
@@ -162,21 +162,21 @@ static int measure(const char *name, const struct mmf_bench_ctx *c,
 	int r;
 
 	/* 2 MiB aligned: the whole area can be 64 KiB folios. */
-	p = bench_map(len, 2 * MiB);
+	p = mmf_bench_map(len, 2 * MiB);
 	if (!p)
-		return bench_fail(name, errno, "mmap %zu MiB", len / MiB);
-	bench_fill(p, len, 1);
+		return mmf_bench_fail(name, errno, "mmap %zu MiB", len / MiB);
+	mmf_bench_fill(p, len, 1);
 	have_out = mthp_sum("swpout", &out0);
 	have_fb = mthp_sum("swpout_fallback", &fb0);
-	bench_vmstat_read(&v0);
-	t0 = now_ns();
-	r = bench_pageout(p, len);
+	mmf_bench_vmstat_read(&v0);
+	t0 = mmf_now_ns();
+	r = mmf_bench_pageout(p, len);
 	if (r < 0) {
 		munmap(p, len);
-		return bench_fail(name, -r, "MADV_PAGEOUT");
+		return mmf_bench_fail(name, -r, "MADV_PAGEOUT");
 	}
-	mmf_bench_add(res, "pageout_ms", "ms", bench_ms_since(t0), false);
-	bench_vmstat_read(&v1);
+	mmf_bench_add(res, "pageout_ms", "ms", mmf_bench_ms_since(t0), false);
+	mmf_bench_vmstat_read(&v1);
 	mthp_sum("swpout", &out1);
 	mthp_sum("swpout_fallback", &fb1);
 	munmap(p, len);
@@ -187,7 +187,7 @@ static int measure(const char *name, const struct mmf_bench_ctx *c,
 							      v0.v[BV_THP_SWPOUT]), true);
 	if (have_fb)
 		mmf_bench_add(res, "thp_swpout_fallback", "folios", (double)(fb1 - fb0), false);
-	bench_add_vm_delta(res, "pswpout", &v0, &v1, BV_PSWPOUT);
+	mmf_bench_add_vm_delta(res, "pswpout", &v0, &v1, BV_PSWPOUT);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ static int pageout_run(const char *name, const char *want, const struct mmf_benc
 	struct knobs ks = { 0 };
 	int r;
 
-	r = bench_need_swap(name);
+	r = mmf_bench_need_swap(name);
 	if (r < 0)
 		return r;
 	r = knobs_setup(name, c, &ks, "hugepages-64kB", want);

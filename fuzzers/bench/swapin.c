@@ -25,31 +25,31 @@ int mmf_bench_swapin_reuse(const struct mmf_bench_ctx *c, struct mmf_bench_resul
 	char *p;
 	int r;
 
-	r = bench_need_swap(name);
+	r = mmf_bench_need_swap(name);
 	if (r < 0)
 		return r;
 	len = MAX(len, MiB);
-	p = bench_map(len, 0);
+	p = mmf_bench_map(len, 0);
 	if (!p)
-		return bench_fail(name, errno, "mmap %zu MiB", len / MiB);
+		return mmf_bench_fail(name, errno, "mmap %zu MiB", len / MiB);
 	/* Base pages: a large folio swapped in whole would hide the count. */
 	madvise(p, len, MADV_NOHUGEPAGE);
-	bench_fill(p, len, 7);
-	r = bench_pageout(p, len);
+	mmf_bench_fill(p, len, 7);
+	r = mmf_bench_pageout(p, len);
 	if (r < 0) {
 		munmap(p, len);
-		return bench_fail(name, -r, "MADV_PAGEOUT");
+		return mmf_bench_fail(name, -r, "MADV_PAGEOUT");
 	}
 	v = p;
 	getrusage(RUSAGE_SELF, &r0);
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	for (size_t off = 0; off < len; off += psz)
 		sum += v[off];
-	t1 = now_ns();
+	t1 = mmf_now_ns();
 	getrusage(RUSAGE_SELF, &r1);
 	for (size_t off = 0; off < len; off += psz)
 		v[off] = (char)sum;
-	mmf_bench_add(res, "write_ms", "ms", bench_ms_since(t1), false);
+	mmf_bench_add(res, "write_ms", "ms", mmf_bench_ms_since(t1), false);
 	getrusage(RUSAGE_SELF, &r2);
 	munmap(p, len);
 	mmf_bench_add(res, "read_ms", "ms", (t1 - t0) / 1e6, false);

@@ -65,14 +65,14 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		args[na++] = o->lkdtm[(g->boot - 1) % o->nr_lkdtm];
 	}
 	args[na] = NULL;
-	work = xasprintf("%s/boot-%d", g->dir, g->boot);
-	if (mkdir_p(work, 0755)) {
+	work = mmf_xasprintf("%s/boot-%d", g->dir, g->boot);
+	if (mmf_mkdir_p(work, 0755)) {
 		snprintf(err, n, "cannot create %s: %s", work, strerror(errno));
 		free(work);
 		return -1;
 	}
-	exec_log = xasprintf("%s/exec.log", work);
-	console = xasprintf("%s/console.log", work);
+	exec_log = mmf_xasprintf("%s/exec.log", work);
+	console = mmf_xasprintf("%s/console.log", work);
 	c.workdir = work;
 	c.exec_log = exec_log;
 	g->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -89,8 +89,8 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	free(work);
 	free(exec_log);
 	free(console);
-	g->mon = mmf_monitor_new(&mo, now_ns() / 1000000);
-	sb_init(&g->exec);
+	g->mon = mmf_monitor_new(&mo, mmf_now_ns() / 1000000);
+	mmf_sb_init(&g->exec);
 	g->running = false;
 	return r;
 }
@@ -104,7 +104,7 @@ static void guest_stop(struct guest *g, struct mmf_campaign_stats *st)
 		st->programs++;
 	mmf_monitor_free(g->mon);
 	g->mon = NULL;
-	sb_free(&g->exec);
+	mmf_sb_free(&g->exec);
 	if (g->console_fd >= 0)
 		close(g->console_fd);
 	g->console_fd = -1;
@@ -115,7 +115,7 @@ static int save(const struct mmf_campaign_opts *o, struct guest *g, const struct
 		struct mmf_campaign_stats *st, char *err, size_t n)
 {
 	bool boot = f->kind == MMF_FOUND_BOOT_CRASH;
-	char *dir = xasprintf("%s/%s", o->out, boot ? "boot-crashes" : "crashes");
+	char *dir = mmf_xasprintf("%s/%s", o->out, boot ? "boot-crashes" : "crashes");
 	size_t len;
 	struct mmf_crash c = {
 		.title = f->title, .report = f->report,
@@ -159,10 +159,10 @@ static bool pump(struct guest *g, uint64_t now)
 			break;
 		}
 		mmf_monitor_feed(g->mon, buf, r, now);
-		write_all(g->console_fd, buf, r);
+		mmf_write_all(g->console_fd, buf, r);
 	}
 	while ((r = mmf_vm_read_exec_log(g->vm, buf, sizeof(buf))) > 0)
-		sb_add(&g->exec, buf, r);
+		mmf_sb_add(&g->exec, buf, r);
 	return alive && mmf_vm_alive(g->vm);
 }
 
@@ -173,7 +173,7 @@ static void note_first_program(const struct mmf_campaign_opts *o, struct guest *
 	g->running = true;
 	if (o->info)
 		fprintf(o->info, "mmfuzz: vm %d: boot %d: first program %.1f s after QEMU started\n",
-			g->id, g->boot, (now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
+			g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
 	if (o->info)
 		fflush(o->info);
 }
@@ -237,9 +237,9 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n)
 {
-	struct guest *gs = xcalloc(o->vms, sizeof(*gs));
-	uint64_t t0 = now_ns() / 1000000, end = t0 + o->duration_ms;
-	char *store = xasprintf("%s/crashes", o->out);
+	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
+	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms;
+	char *store = mmf_xasprintf("%s/crashes", o->out);
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
 	int rc = 0;
 
@@ -247,7 +247,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 	for (int i = 0; i < o->vms; i++) {
 		gs[i].id = i;
 		gs[i].console_fd = -1;
-		gs[i].dir = xasprintf("%s/vm-%d", o->out, i);
+		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
 		gs[i].boot_at = t0;
 		gs[i].rx = (struct mmf_receiver){
 			.store = store, .kernel = o->kernel, .arch = o->arch->name,
@@ -255,10 +255,10 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 			.who = gs[i].who,
 		};
 		snprintf(gs[i].who, sizeof(gs[i].who), "vm %d", i);
-		sb_init(&gs[i].rx.buf);
+		mmf_sb_init(&gs[i].rx.buf);
 	}
 	while (!(o->stop && *o->stop)) {
-		uint64_t now = now_ns() / 1000000;
+		uint64_t now = mmf_now_ns() / 1000000;
 		struct pollfd pfd[128];
 		int np = 0;
 
@@ -281,7 +281,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 				}
 				st->boots++;
 				st->restarts += g->boot > 1;
-				now = now_ns() / 1000000;
+				now = mmf_now_ns() / 1000000;
 			}
 			if (!g->vm)
 				continue;
@@ -313,7 +313,7 @@ out:
 	for (int i = 0; i < o->vms; i++) {
 		if (gs[i].vm) {
 			/* What the guest sent before it was stopped is saved too. */
-			pump(&gs[i], now_ns() / 1000000);
+			pump(&gs[i], mmf_now_ns() / 1000000);
 			if (take_findings(&gs[i], st, rc ? NULL : err, rc ? 0 : n))
 				rc = -1;
 			guest_stop(&gs[i], st);
@@ -332,7 +332,7 @@ int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const ch
 	struct mmf_monitor_opts mo = { .settle_ms = 1, .hang_ms = UINT64_MAX,
 				       .boot_ms = UINT64_MAX, .ready = "mmfuzz: fuzzing natively" };
 	size_t clen = 0, elen = 0;
-	char *con = read_file(console, &clen), *ex = read_file(exec_log, &elen), *dir = NULL;
+	char *con = mmf_read_file(console, &clen), *ex = mmf_read_file(exec_log, &elen), *dir = NULL;
 	struct mmf_monitor *m = mmf_monitor_new(&mo, 0);
 	struct mmf_finding f = { 0 };
 	int r = 0;
@@ -347,8 +347,8 @@ int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const ch
 			.progs = ex ? mmf_last_progs(ex, elen, LAST_PROGS) : NULL,
 		};
 
-		dir = xasprintf("%s/%s", out, boot ? "boot-crashes" : "crashes");
-		r = mmf_receive_save(rx, &c, dir, boot, now_ns() / 1000000, err, n) ? -1 : !boot;
+		dir = mmf_xasprintf("%s/%s", out, boot ? "boot-crashes" : "crashes");
+		r = mmf_receive_save(rx, &c, dir, boot, mmf_now_ns() / 1000000, err, n) ? -1 : !boot;
 	}
 	mmf_finding_free(&f);
 	mmf_monitor_free(m);

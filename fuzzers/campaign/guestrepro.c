@@ -61,12 +61,12 @@ int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, cons
 
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o)
 {
-	struct mmf_guest_repro *g = xcalloc(1, sizeof(*g));
+	struct mmf_guest_repro *g = mmf_xcalloc(1, sizeof(*g));
 
 	g->o = *o;
 	g->console_fd = -1;
-	sb_init(&g->console);
-	sb_init(&g->ctl);
+	mmf_sb_init(&g->console);
+	mmf_sb_init(&g->ctl);
 	return g;
 }
 
@@ -89,8 +89,8 @@ static void stop(struct mmf_guest_repro *g)
 void mmf_guest_repro_free(struct mmf_guest_repro *g)
 {
 	stop(g);
-	sb_free(&g->console);
-	sb_free(&g->ctl);
+	mmf_sb_free(&g->console);
+	mmf_sb_free(&g->ctl);
 	free(g);
 }
 
@@ -101,9 +101,9 @@ static bool drain_console(struct mmf_guest_repro *g)
 	ssize_t r;
 
 	while ((r = mmf_vm_read_console(g->vm, buf, sizeof(buf))) > 0) {
-		sb_add(&g->console, buf, r);
+		mmf_sb_add(&g->console, buf, r);
 		if (g->console_fd >= 0)
-			write_all(g->console_fd, buf, r);
+			mmf_write_all(g->console_fd, buf, r);
 	}
 	return r == 0;
 }
@@ -118,7 +118,7 @@ static int ctl_line(struct mmf_guest_repro *g, char *line, size_t n)
 	ssize_t r;
 
 	while ((r = recv(mmf_vm_ctl_fd(g->vm), buf, sizeof(buf), MSG_DONTWAIT)) > 0)
-		sb_add(&g->ctl, buf, r);
+		mmf_sb_add(&g->ctl, buf, r);
 	nl = g->ctl.len ? memchr(g->ctl.buf, '\n', g->ctl.len) : NULL;
 	if (!nl)
 		return r == 0 ? -1 : 0;
@@ -152,17 +152,17 @@ static int boot_once(struct mmf_guest_repro *g)
 		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,
 		.append = g->o.append,
 	};
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	int r = -1;
 
 	g->boots++;
-	work = xasprintf("%s/boot-%d", g->o.workdir, g->boots);
-	exec_log = xasprintf("%s/exec.log", work);
-	path = xasprintf("%s/console.log", work);
+	work = mmf_xasprintf("%s/boot-%d", g->o.workdir, g->boots);
+	exec_log = mmf_xasprintf("%s/exec.log", work);
+	path = mmf_xasprintf("%s/console.log", work);
 	c.workdir = work;
 	c.exec_log = exec_log;
 	g->console.len = 0;
-	if (mkdir_p(work, 0755) ||
+	if (mmf_mkdir_p(work, 0755) ||
 	    (g->console_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
 		info(g, "%s: %s", work, strerror(errno));
 		goto out;
@@ -171,7 +171,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		info(g, "%s", err);
 		goto out;
 	}
-	while ((int64_t)((now_ns() - t0) / 1000000) < deadline) {
+	while ((int64_t)((mmf_now_ns() - t0) / 1000000) < deadline) {
 		int k;
 
 		wait_io(g, 200);
@@ -181,7 +181,7 @@ static int boot_once(struct mmf_guest_repro *g)
 			if (!strcmp(line, MMF_SERVE_READY))
 				break;
 		if (k > 0) {
-			info(g, "boot %d ready in %.1f s", g->boots, (now_ns() - t0) / 1e9);
+			info(g, "boot %d ready in %.1f s", g->boots, (mmf_now_ns() - t0) / 1e9);
 			g->console.len = 0;
 			r = 0;
 			goto out;
@@ -210,7 +210,7 @@ static int ensure_guest(struct mmf_guest_repro *g)
 
 static int send_request(struct mmf_guest_repro *g, const struct strbuf *req)
 {
-	return write_all(mmf_vm_ctl_fd(g->vm), req->buf, req->len);
+	return mmf_write_all(mmf_vm_ctl_fd(g->vm), req->buf, req->len);
 }
 
 enum outcome { DONE, FAILED, DIED, HUNG };
@@ -223,10 +223,10 @@ enum outcome { DONE, FAILED, DIED, HUNG };
 static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct strbuf *answer)
 {
 	int64_t deadline = (timeout_ms + MMF_VM_PROG_MS) * mmf_vm_slowdown(g->o.accel);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	char line[4096];
 
-	while ((int64_t)((now_ns() - t0) / 1000000) < deadline) {
+	while ((int64_t)((mmf_now_ns() - t0) / 1000000) < deadline) {
 		int k;
 
 		wait_io(g, 200);
@@ -235,7 +235,7 @@ static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct
 		while ((k = ctl_line(g, line, sizeof(line))) > 0) {
 			if (!strncmp(line, MMF_SERVE_DONE, strlen(MMF_SERVE_DONE)))
 				return atoi(line + strlen(MMF_SERVE_DONE)) ? FAILED : DONE;
-			sb_printf(answer, "%s\n", line);
+			mmf_sb_printf(answer, "%s\n", line);
 		}
 		if (k < 0)
 			return DIED;
@@ -264,7 +264,7 @@ static enum outcome request(struct mmf_guest_repro *g, const struct strbuf *req,
 	}
 	nr = mmf_report_parse(g->console.buf ? g->console.buf : "", g->console.len, &reps);
 	for (int i = 0; i < nr; i++)
-		sb_printf(answer, MMF_SERVE_TITLE "%s\n", reps[i].title);
+		mmf_sb_printf(answer, MMF_SERVE_TITLE "%s\n", reps[i].title);
 	if (nr > 0)
 		mmf_reports_free(reps, nr);
 	/* Only a kernel that never reported goes on to the next run. */
@@ -285,24 +285,24 @@ int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *pro
 
 	if (ensure_guest(g))
 		return -1;
-	sb_init(&req);
-	sb_init(&answer);
+	mmf_sb_init(&req);
+	mmf_sb_init(&answer);
 	for (int i = 0; i < n; i++) {
-		sb_puts(&req, MMF_PROG_EXEC_MARK "\n");
+		mmf_sb_puts(&req, MMF_PROG_EXEC_MARK "\n");
 		mmf_prog_print(&progs[i], &req);
 	}
-	sb_puts(&req, "\n" MMF_SERVE_END "\n");
+	mmf_sb_puts(&req, "\n" MMF_SERVE_END "\n");
 	out = request(g, &req, g->o.timeout_ms, &answer, &nr);
 	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
 		size_t len = strcspn(p, "\n");
 
 		if (!strncmp(p, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE)))
-			sb_add(titles, p + strlen(MMF_SERVE_TITLE),
+			mmf_sb_add(titles, p + strlen(MMF_SERVE_TITLE),
 			       len + 1 - strlen(MMF_SERVE_TITLE));
 	}
 	info(g, "%d program(s): %s, %d kernel report(s)", n, outcome_names[out], nr);
-	sb_free(&req);
-	sb_free(&answer);
+	mmf_sb_free(&req);
+	mmf_sb_free(&answer);
 	return out == FAILED && !titles->len ? -1 : 0;
 }
 
@@ -311,9 +311,9 @@ int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const ch
 	struct strbuf titles;
 	int hit = 0;
 
-	sb_init(&titles);
+	mmf_sb_init(&titles);
 	if (mmf_guest_repro_titles(ctx, progs, n, &titles)) {
-		sb_free(&titles);
+		mmf_sb_free(&titles);
 		return -1;
 	}
 	for (char *p = titles.buf; p && *p; p = strchr(p, '\n') + 1) {
@@ -322,7 +322,7 @@ int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const ch
 		hit |= len == strlen(title) && !strncmp(p, title, len);
 	}
 	info(ctx, "%s", hit ? "hit" : "no hit");
-	sb_free(&titles);
+	mmf_sb_free(&titles);
 	return hit;
 }
 
@@ -335,22 +335,22 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 
 	if (ensure_guest(g))
 		return -1;
-	sb_init(&req);
-	sb_init(&answer);
-	sb_printf(&req, MMF_SERVE_BENCH "%s %d\n" MMF_SERVE_END "\n", name, runs);
+	mmf_sb_init(&req);
+	mmf_sb_init(&answer);
+	mmf_sb_printf(&req, MMF_SERVE_BENCH "%s %d\n" MMF_SERVE_END "\n", name, runs);
 	/* A run is seconds under KVM; allow a minute each. */
 	out = request(g, &req, 60000LL * runs, &answer, &nr);
 	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
 		size_t len = strcspn(p, "\n");
 
 		if (!strncmp(p, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
-			sb_add(json, p + strlen(MMF_SERVE_BENCH),
+			mmf_sb_add(json, p + strlen(MMF_SERVE_BENCH),
 			       len + 1 - strlen(MMF_SERVE_BENCH));
 			got++;
 		}
 	}
 	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
-	sb_free(&req);
-	sb_free(&answer);
+	mmf_sb_free(&req);
+	mmf_sb_free(&answer);
 	return out == DONE ? got : -1;
 }

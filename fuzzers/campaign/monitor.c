@@ -25,10 +25,10 @@ struct mmf_monitor {
 
 struct mmf_monitor *mmf_monitor_new(const struct mmf_monitor_opts *o, uint64_t now_ms)
 {
-	struct mmf_monitor *m = xcalloc(1, sizeof(*m));
+	struct mmf_monitor *m = mmf_xcalloc(1, sizeof(*m));
 
 	m->o = *o;
-	sb_init(&m->log);
+	mmf_sb_init(&m->log);
 	m->start_ms = m->last_ms = now_ms;
 	m->ready_at = SIZE_MAX;
 	return m;
@@ -38,7 +38,7 @@ void mmf_monitor_free(struct mmf_monitor *m)
 {
 	if (!m)
 		return;
-	sb_free(&m->log);
+	mmf_sb_free(&m->log);
 	free(m->feeds);
 	free(m);
 }
@@ -47,9 +47,9 @@ void mmf_monitor_feed(struct mmf_monitor *m, const char *buf, size_t n, uint64_t
 {
 	if (!n)
 		return;
-	sb_add(&m->log, buf, n);
+	mmf_sb_add(&m->log, buf, n);
 	m->last_ms = now_ms;
-	m->feeds = xrealloc(m->feeds, (m->nr_feeds + 1) * sizeof(*m->feeds));
+	m->feeds = mmf_xrealloc(m->feeds, (m->nr_feeds + 1) * sizeof(*m->feeds));
 	m->feeds[m->nr_feeds].end = m->log.len;
 	m->feeds[m->nr_feeds++].ms = now_ms;
 	if (m->ready_at == SIZE_MAX && m->o.ready) {
@@ -177,8 +177,8 @@ static void found(struct mmf_finding *f, enum mmf_finding_kind kind, const char 
 		  const char *report, bool corrupted)
 {
 	f->kind = kind;
-	f->title = xstrdup(title);
-	f->report = xstrdup(report ? report : "");
+	f->title = mmf_xstrdup(title);
+	f->report = mmf_xstrdup(report ? report : "");
 	f->corrupted = corrupted;
 }
 

@@ -51,7 +51,7 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 			fprintf(r->info, "mmfuzz: %s: %s%s (%s/%s, %ld so far; saved %.2f s after"
 				" it arrived)\n", r->who, boot ? "boot crash: " : "REPORT: ",
 				c->title, store, added.name, added.count,
-				(now_ns() / 1000000 - arrived_ms) / 1e3);
+				(mmf_now_ns() / 1000000 - arrived_ms) / 1e3);
 	}
 	if (r->info)
 		fflush(r->info);
@@ -63,7 +63,7 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen,
 		char *err, size_t n)
 {
-	uint64_t arrived = now_ns() / 1000000;
+	uint64_t arrived = mmf_now_ns() / 1000000;
 	char buf[65536], why[256];
 	struct mmf_wire_finding f;
 	size_t used;
@@ -71,7 +71,7 @@ int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen
 	int k;
 
 	while (fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
-		sb_add(&r->buf, buf, got);
+		mmf_sb_add(&r->buf, buf, got);
 	while (r->buf.len && (k = mmf_wire_get(r->buf.buf, r->buf.len, &used, &f, why,
 					       sizeof(why))) != 0) {
 		struct mmf_crash c;
@@ -79,7 +79,7 @@ int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen
 
 		if (k < 0) {
 			/* Not our guest's fuzzer speaking: drop it, keep listening. */
-			warnx_("%s: findings channel: %s", r->who, why);
+			mmf_warnx_("%s: findings channel: %s", r->who, why);
 			r->buf.len = 0;
 			break;
 		}
@@ -93,11 +93,11 @@ int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen
 			return -1;
 		}
 		r->received++;
-		sb_init(&ack);
+		mmf_sb_init(&ack);
 		mmf_wire_put_ack(&ack, f.seq);
-		if (write_all(fd, ack.buf, ack.len))
-			warnx_("%s: findings channel: cannot answer: %s", r->who, strerror(errno));
-		sb_free(&ack);
+		if (mmf_write_all(fd, ack.buf, ack.len))
+			mmf_warnx_("%s: findings channel: cannot answer: %s", r->who, strerror(errno));
+		mmf_sb_free(&ack);
 		mmf_wire_finding_free(&f);
 		memmove(r->buf.buf, r->buf.buf + used, r->buf.len - used);
 		r->buf.len -= used;
@@ -109,7 +109,7 @@ int mmf_receive_cb(void *ctx, int fd)
 {
 	struct mmf_receiver *r = ctx;
 	size_t len = 0;
-	char *con = r->console_file ? read_file(r->console_file, &len) : NULL;
+	char *con = r->console_file ? mmf_read_file(r->console_file, &len) : NULL;
 	int ret = mmf_receive(r, fd, con ? con : "", con ? len : 0, r->err, sizeof(r->err));
 
 	free(con);
@@ -118,5 +118,5 @@ int mmf_receive_cb(void *ctx, int fd)
 
 void mmf_receiver_free(struct mmf_receiver *r)
 {
-	sb_free(&r->buf);
+	mmf_sb_free(&r->buf);
 }

@@ -87,7 +87,7 @@ static void summary(const char *bench, struct mmf_bench_result *res, int nr)
 				if (ns == MMF_BENCH_MAX_METRICS)
 					continue;
 				s[ns++] = (struct series){ m->name, m->unit, m->higher_is_better, 0,
-							   xcalloc(nr, sizeof(double)) };
+							   mmf_xcalloc(nr, sizeof(double)) };
 			}
 			s[k].v[s[k].n++] = m->value;
 		}
@@ -107,7 +107,7 @@ static void summary(const char *bench, struct mmf_bench_result *res, int nr)
 static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
 		     const struct mmf_bench_ctx *ctx)
 {
-	struct mmf_bench_result *res = xcalloc(bc->runs, sizeof(*res));
+	struct mmf_bench_result *res = mmf_xcalloc(bc->runs, sizeof(*res));
 	int nr = 0, failed = 0;
 
 	for (int i = 0; i < bc->runs; i++) {
@@ -115,7 +115,7 @@ static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
 		int e = b->run(ctx, r);
 
 		if (e == -EOPNOTSUPP) {
-			warnx_("bench %s: not supported here, skipped", b->name);
+			mmf_warnx_("bench %s: not supported here, skipped", b->name);
 			free(res);
 			return e;
 		}
@@ -128,10 +128,10 @@ static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
 		if (bc->json) {
 			struct strbuf sb;
 
-			sb_init(&sb);
+			mmf_sb_init(&sb);
 			mmf_bench_json(b->name, i + 1, r, &sb);
 			printf("%s\n", sb.buf);
-			sb_free(&sb);
+			mmf_sb_free(&sb);
 		} else {
 			printf("%s run %d:", b->name, i + 1);
 			for (int k = 0; k < r->nr; k++)
@@ -179,21 +179,21 @@ int cmd_bench(int argc, char **argv)
 		return 0;
 	}
 	if (first == argc) {
-		warnx_("bench: name a benchmark or 'all' (see --list)");
+		mmf_warnx_("bench: name a benchmark or 'all' (see --list)");
 		return 2;
 	}
 	for (int i = first; i < argc; i++)
 		if (strcmp(argv[i], "all") && !mmf_bench_find(argv[i])) {
-			warnx_("bench: unknown benchmark '%s' (see --list)", argv[i]);
+			mmf_warnx_("bench: unknown benchmark '%s' (see --list)", argv[i]);
 			return 2;
 		}
 	if (geteuid())
-		die("bench: needs root (swap devices, THP knobs)");
+		mmf_die("bench: needs root (swap devices, THP knobs)");
 	mmf_bench_ctx_default(&ctx);
 	if (bc.mem)
 		ctx.mem_bytes = bc.mem;
 	if (swap_setup(ctx.mem_bytes, &env, err, sizeof(err)))
-		die("bench: %s", err);
+		mmf_die("bench: %s", err);
 	for (int i = 0; i < env.nr_swaps; i++)
 		swaps[i] = env.swaps[i];
 	ctx.nr_swaps = env.nr_swaps;
@@ -208,7 +208,7 @@ int cmd_bench(int argc, char **argv)
 			if (!strcmp(argv[i], "all") || !strcmp(argv[i], mmf_benches[k].name))
 				failed |= run_bench(&bc, &mmf_benches[k], &ctx) > 0;
 	if (mmf_env_teardown(&env)) {
-		warnx_("bench: some changes were left for 'mmfuzz cleanup'");
+		mmf_warnx_("bench: some changes were left for 'mmfuzz cleanup'");
 		failed = 1;
 	}
 	return failed;

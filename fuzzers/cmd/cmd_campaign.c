@@ -26,7 +26,7 @@ struct lkdtm_list {
 static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
 {
 	struct lkdtm_list *l = dst;
-	char *copy = xstrdup(arg);
+	char *copy = mmf_xstrdup(arg);
 
 	l->n = 0;
 	for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
@@ -91,15 +91,15 @@ int cmd_campaign(int argc, char **argv)
 	mmf_opts_parse(&spec, argc, argv);
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
-		die("campaign: unknown arch '%s' (x86_64, arm64)", arch);
+		mmf_die("campaign: unknown arch '%s' (x86_64, arm64)", arch);
 	if (o.vmlinux && access(o.vmlinux, R_OK))
-		die("campaign: cannot read vmlinux %s: %s", o.vmlinux, strerror(errno));
+		mmf_die("campaign: cannot read vmlinux %s: %s", o.vmlinux, strerror(errno));
 	if (kernel && strcmp(kernel, "debian") && mmf_vm_kernel_check(o.arch, kernel, err, sizeof(err)))
-		die("campaign: %s", err);
-	if (mkdir_p(o.out, 0755) || access(o.out, W_OK))
-		die("campaign: output directory %s is not writable: %s", o.out, strerror(errno));
+		mmf_die("campaign: %s", err);
+	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
+		mmf_die("campaign: output directory %s is not writable: %s", o.out, strerror(errno));
 	if (mmf_vm_images(o.arch, kernel, initrd, &im, err, sizeof(err)))
-		die("campaign: %s", err);
+		mmf_die("campaign: %s", err);
 	o.kernel = im.kernel;
 	o.initrd = im.initrd;
 	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
@@ -117,19 +117,19 @@ int cmd_campaign(int argc, char **argv)
 	mmf_vm_images_free(&im);
 	fflush(stdout);
 	if (rc)
-		warnx_("campaign: %s", err);
+		mmf_warnx_("campaign: %s", err);
 	printf("mmfuzz: campaign: %d boot(s), %d restart(s), %llu program(s), %d report(s)"
 	       " (%d on the findings channels), %d hang(s), %d lost, %d boot crash(es),"
 	       " %d failed boot(s)\n", st.boots, st.restarts, (unsigned long long)st.programs,
 	       st.reports, st.channel, st.hangs, st.lost, st.boot_crashes, st.boot_failures);
 	mmf_tally_print(&st.tally, stdout);
-	summary = xasprintf("%s/summary.json", o.out);
-	extra = xasprintf("\"boots\":%d,\"restarts\":%d,\"programs\":%llu,\"boot_crashes\":%d,"
+	summary = mmf_xasprintf("%s/summary.json", o.out);
+	extra = mmf_xasprintf("\"boots\":%d,\"restarts\":%d,\"programs\":%llu,\"boot_crashes\":%d,"
 			  "\"boot_failures\":%d,\"error\":%s", st.boots, st.restarts,
 			  (unsigned long long)st.programs, st.boot_crashes, st.boot_failures,
 			  rc ? "true" : "false");
 	if (mmf_tally_json(&st.tally, summary, extra)) {
-		warnx_("campaign: cannot write %s: %s", summary, strerror(errno));
+		mmf_warnx_("campaign: cannot write %s: %s", summary, strerror(errno));
 		rc = -1;
 	}
 	free(summary);

@@ -34,6 +34,6 @@ int cmd_cleanup(int argc, char **argv)
 	       " %d item(s) undone, %d failed\n",
 	       rep.journals, rep.replayed, rep.live, rep.undone, rep.failed);
 	if (r < 0)
-		warnx_("cleanup: %s", mmf_sys_err());
+		mmf_warnx_("cleanup: %s", mmf_sys_err());
 	return r < 0 ? 1 : 0;
 }

@@ -36,7 +36,7 @@ static void print_result(const struct mmf_prog *p, const struct mmf_call_result 
 	struct strbuf sb;
 	char res[48];
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_stmt_print(&p->stmts[c->si], &sb);
 	mmf_exec_format_res(c->res, res, sizeof(res));
 	if (c->party >= 0)
@@ -46,7 +46,7 @@ static void print_result(const struct mmf_prog *p, const struct mmf_call_result 
 	if (c->swapped >= 0)
 		printf(" swapped=%d", c->swapped);
 	putchar('\n');
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static const char *const status_name[] = {
@@ -66,9 +66,9 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	int reports = 0, rc = 0;
 
 	if (mmf_guest_repro_setup(&go, arch, kernel, NULL, &im, err, sizeof(err)))
-		die("exec: %s", err);
+		mmf_die("exec: %s", err);
 	if (!mkdtemp(work))
-		die("exec: %s: %s", work, strerror(errno));
+		mmf_die("exec: %s: %s", work, strerror(errno));
 	go.workdir = work;
 	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.arch->name,
 	       mmf_vm_accel_name(go.accel), im.kernel, work);
@@ -76,15 +76,15 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	for (int i = 0; i < n && !rc; i++) {
 		struct strbuf titles;
 
-		sb_init(&titles);
+		mmf_sb_init(&titles);
 		if (mmf_guest_repro_titles(g, &progs[i], 1, &titles)) {
-			warnx_("%s: could not be run in the guest", paths[i]);
+			mmf_warnx_("%s: could not be run in the guest", paths[i]);
 			rc = 1;
 		}
 		printf("%s: %s\n", paths[i], titles.len ? "reports:" : rc ? "not run" : "no report");
 		for (char *p = titles.buf; p && *p; p = strchr(p, '\n') + 1, reports++)
 			printf("REPORT: %.*s\n", (int)strcspn(p, "\n"), p);
-		sb_free(&titles);
+		mmf_sb_free(&titles);
 	}
 	mmf_guest_repro_free(g);
 	mmf_vm_images_free(&im);
@@ -142,7 +142,7 @@ int cmd_exec(int argc, char **argv)
 	int first = mmf_opts_parse(&spec, argc, argv);
 
 	if (!native && !kernel) {
-		warnx_("exec: refusing to run on the running kernel without --native");
+		mmf_warnx_("exec: refusing to run on the running kernel without --native");
 		return 2;
 	}
 	eo.timeout_ms = timeout_ms;
@@ -151,27 +151,27 @@ int cmd_exec(int argc, char **argv)
 	if (exec_log) {
 		eo.exec_log_fd = open(exec_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (eo.exec_log_fd < 0)
-			die("exec: cannot open execution log %s: %s", exec_log, strerror(errno));
+			mmf_die("exec: cannot open execution log %s: %s", exec_log, strerror(errno));
 	}
 	nprogs = argc - first;
-	progs = xcalloc(nprogs, sizeof(*progs));
+	progs = mmf_xcalloc(nprogs, sizeof(*progs));
 	for (int i = 0; i < nprogs; i++) {
 		const char *path = argv[first + i];
-		char *text = read_file(path, NULL);
+		char *text = mmf_read_file(path, NULL);
 
 		if (!text)
-			die("%s: %s", path, strerror(errno));
+			mmf_die("%s: %s", path, strerror(errno));
 		if (mmf_prog_parse(text, &progs[i], err, sizeof(err)))
-			die("%s: %s", path, err);
+			mmf_die("%s: %s", path, err);
 		free(text);
 	}
 	if (kernel)
 		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,
 				     gargs);
 	if (env_on && geteuid())
-		die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
+		mmf_die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
 	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
-		die("exec: %s", err);
+		mmf_die("exec: %s", err);
 	if (env_on) {
 		for (int i = 0; i < env.nr_swaps; i++)
 			eo.swaps[i] = env.swaps[i];
@@ -183,7 +183,7 @@ int cmd_exec(int argc, char **argv)
 		struct mmf_exec_result r;
 
 		if (mmf_exec_prog(&progs[i], &eo, &r)) {
-			warnx_("%s: cannot run: %s", argv[first + i], strerror(errno));
+			mmf_warnx_("%s: cannot run: %s", argv[first + i], strerror(errno));
 			status = 1;
 			break;
 		}

@@ -27,7 +27,7 @@ static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
 		snprintf(err, n, "is not TYPE[:N] with N from 0 to %d", 1 << 30);
 		return -1;
 	}
-	fo->lkdtm = colon ? xasprintf("%.*s", (int)(colon - arg), arg) : arg;
+	fo->lkdtm = colon ? mmf_xasprintf("%.*s", (int)(colon - arg), arg) : arg;
 	if (colon)
 		fo->lkdtm_after = after;
 	return 0;
@@ -91,21 +91,21 @@ int cmd_fuzz(int argc, char **argv)
 	mmf_opts_parse(&spec, argc, argv);
 	fo.timeout_ms = timeout_ms;
 	if (mmf_stress_parse(stress, &fo.stress, err, sizeof(err)))
-		die("fuzz: %s", err);
+		mmf_die("fuzz: %s", err);
 	if (!native)
-		die("fuzz: refusing to fuzz the running kernel without --native");
+		mmf_die("fuzz: refusing to fuzz the running kernel without --native");
 	if (geteuid())
-		die("fuzz: native fuzzing changes system swap and cgroups: run as root");
-	if (mkdir_p(fo.out, 0755))
-		die("fuzz: cannot create output directory %s: %s", fo.out, strerror(errno));
-	probe = xasprintf("%s/exec.log", fo.out);
+		mmf_die("fuzz: native fuzzing changes system swap and cgroups: run as root");
+	if (mmf_mkdir_p(fo.out, 0755))
+		mmf_die("fuzz: cannot create output directory %s: %s", fo.out, strerror(errno));
+	probe = mmf_xasprintf("%s/exec.log", fo.out);
 	fd = open(probe, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
-		die("fuzz: output directory %s is not writable: %s", fo.out, strerror(errno));
+		mmf_die("fuzz: output directory %s is not writable: %s", fo.out, strerror(errno));
 	close(fd);
 	free(probe);
 	if (mmf_env_setup(&eo, &env, err, sizeof(err)))
-		die("fuzz: %s", err);
+		mmf_die("fuzz: %s", err);
 	printf("mmfuzz: fuzzing natively, seed %llu, %d swap device(s):",
 	       (unsigned long long)fo.seed, env.nr_swaps);
 	for (int i = 0; i < env.set.nr; i++)
@@ -124,9 +124,9 @@ int cmd_fuzz(int argc, char **argv)
 	if (!st.swapped)
 		printf("mmfuzz: warning: no program reached swap in this run\n");
 	mmf_tally_print(&st.tally, stdout);
-	probe = xasprintf("%s/summary.json", fo.out);
+	probe = mmf_xasprintf("%s/summary.json", fo.out);
 	if (mmf_tally_json(&st.tally, probe, NULL))
-		warnx_("fuzz: cannot write %s: %s", probe, strerror(errno));
+		mmf_warnx_("fuzz: cannot write %s: %s", probe, strerror(errno));
 	free(probe);
 	if (!rc)
 		rc = mmf_tally_exit(&st.tally);

@@ -31,13 +31,13 @@ static int load(const char *path, struct mmf_prog *p)
 	size_t len;
 	int ret = -1;
 
-	text = read_file(path, &len);
+	text = mmf_read_file(path, &len);
 	if (!text)
-		warnx_("%s: %s", path, strerror(errno));
+		mmf_warnx_("%s: %s", path, strerror(errno));
 	else if (memchr(text, '\0', len))
-		warnx_("%s: not a text program (NUL byte)", path);
+		mmf_warnx_("%s: not a text program (NUL byte)", path);
 	else if ((ret = mmf_prog_parse(text, p, err, sizeof(err))))
-		warnx_("%s: %s", path, err);
+		mmf_warnx_("%s: %s", path, err);
 	free(text);
 	return ret;
 }
@@ -48,10 +48,10 @@ static void print(const struct mmf_prog *p,
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	fmt(p, &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
@@ -83,9 +83,9 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 		print(&p, mmf_prog_print);
 		break;
 	case DECODE:
-		data = read_file(file, &len);
+		data = mmf_read_file(file, &len);
 		if (!data)
-			die("%s: %s", file, strerror(errno));
+			mmf_die("%s: %s", file, strerror(errno));
 		mmf_prog_decode((const uint8_t *)data, len, &p);
 		free(data);
 		print(&p, mmf_prog_print);
@@ -94,9 +94,9 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 		if (load(file, &p))
 			return 1;
 		len = mmf_prog_encode(&p, NULL, 0);
-		buf = xmalloc(len);
+		buf = mmf_xmalloc(len);
 		mmf_prog_encode(&p, buf, len);
-		ret = write_all(STDOUT_FILENO, buf, len);
+		ret = mmf_write_all(STDOUT_FILENO, buf, len);
 		free(buf);
 		break;
 	case CSOURCE:
@@ -114,13 +114,13 @@ static int run(enum mode mode, const char *file, uint64_t seed, uint64_t count,
 		break;
 	}
 	if (fflush(stdout) || ret < 0)
-		die("gen: writing to stdout: %s", strerror(errno));
+		mmf_die("gen: writing to stdout: %s", strerror(errno));
 	return ret;
 }
 
 int cmd_gen(int argc, char **argv)
 {
-	uint64_t seed = now_ns(), count = 1;
+	uint64_t seed = mmf_now_ns(), count = 1;
 	const char *file[CSOURCE + 1] = { NULL };	/* the FILE of each mode's option */
 	bool check = false;
 	int calls = 32;
@@ -155,7 +155,7 @@ int cmd_gen(int argc, char **argv)
 		if (!file[m])
 			continue;
 		if (mode != GENERATE) {
-			warnx_("gen: --mutate, --decode, --encode, --check and --csource exclude "
+			mmf_warnx_("gen: --mutate, --decode, --encode, --check and --csource exclude "
 			       "each other");
 			return 2;
 		}
@@ -163,11 +163,11 @@ int cmd_gen(int argc, char **argv)
 	}
 	/* Only --check takes operands, and needs them. */
 	if (mode == CHECK && first == argc) {
-		warnx_("gen: an operand is missing (see 'mmfuzz gen --help')");
+		mmf_warnx_("gen: an operand is missing (see 'mmfuzz gen --help')");
 		return 2;
 	}
 	if (mode != CHECK && first < argc) {
-		warnx_("gen: unexpected argument '%s' (see 'mmfuzz gen --help')", argv[first]);
+		mmf_warnx_("gen: unexpected argument '%s' (see 'mmfuzz gen --help')", argv[first]);
 		return 2;
 	}
 	return run(mode, file[mode], seed, count, calls, argv + first, argc - first);

@@ -51,7 +51,7 @@ static void log_line(void *ctx, const char *fmt, ...)
 static void guest_arg(struct repro_cmd *rc, const char *opt, const char *val)
 {
 	if (rc->ng + 3 > (int)ARRAY_SIZE(rc->gargs))
-		die("repro: too many guest options");
+		mmf_die("repro: too many guest options");
 	rc->gargs[rc->ng++] = opt;
 	rc->gargs[rc->ng++] = val;
 }
@@ -105,10 +105,10 @@ static int serve(struct repro_cmd *rc)
 
 	fd = open(rc->serve, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		die("repro: %s: %s", rc->serve, strerror(errno));
+		mmf_die("repro: %s: %s", rc->serve, strerror(errno));
 	rc->env.cg_limit = mmf_env_defaults.cg_limit;
 	if (mmf_env_setup(&rc->env, &env, err, sizeof(err)))
-		die("repro: %s", err);
+		mmf_die("repro: %s", err);
 	for (int i = 0; i < env.nr_swaps; i++)
 		rc->eo.swaps[i] = env.swaps[i];
 	rc->eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
@@ -178,23 +178,23 @@ int cmd_repro(int argc, char **argv)
 	if (rc.serve)
 		return serve(&rc);
 	if (i == argc) {
-		warnx_("repro: give one crash directory (see 'mmfuzz repro --help')");
+		mmf_warnx_("repro: give one crash directory (see 'mmfuzz repro --help')");
 		return 2;
 	}
 	if (rc.native == (rc.kernel || rc.arch))
-		die("repro: say where: --native (the running kernel) or --kernel K --arch A");
+		mmf_die("repro: say where: --native (the running kernel) or --kernel K --arch A");
 	if (!rc.native && !mmf_vm_arch_find(rc.arch ? rc.arch : "x86_64"))
-		die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
+		mmf_die("repro: unknown arch '%s' (x86_64, arm64)", rc.arch);
 	dir = argv[i];
 	if (mmf_crash_load(dir, &crash, err, sizeof(err)))
-		die("repro: %s", err);
+		mmf_die("repro: %s", err);
 	printf("repro: '%s': %d program(s) from %s\n", crash.title, crash.nr, crash.path);
 	if (rc.native) {
 		if (geteuid())
-			die("repro: running programs natively needs root");
+			mmf_die("repro: running programs natively needs root");
 		rc.env = mmf_env_defaults;
 		if (mmf_env_setup(&rc.env, &env, err, sizeof(err)))
-			die("repro: %s", err);
+			mmf_die("repro: %s", err);
 		for (int i = 0; i < env.nr_swaps; i++)
 			rc.eo.swaps[i] = env.swaps[i];
 		rc.eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
@@ -204,12 +204,12 @@ int cmd_repro(int argc, char **argv)
 		rc.ops.ctx = &rc.eo;
 	} else {
 		if (!rc.go.workdir && !(rc.go.workdir = mkdtemp(work)))
-			die("repro: %s: %s", work, strerror(errno));
-		if (mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
-			die("repro: work directory %s is not writable", rc.go.workdir);
+			mmf_die("repro: %s: %s", work, strerror(errno));
+		if (mmf_mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
+			mmf_die("repro: work directory %s is not writable", rc.go.workdir);
 		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
 					  sizeof(err)))
-			die("repro: %s", err);
+			mmf_die("repro: %s", err);
 		snprintf(rc.timeout, sizeof(rc.timeout), "%lldms", (long long)rc.go.timeout_ms);
 		guest_arg(&rc, "--timeout", rc.timeout);
 		rc.go.guest_args = rc.gargs;
@@ -231,13 +231,13 @@ int cmd_repro(int argc, char **argv)
 			r = -1;
 	}
 	if (r < 0)
-		die("repro: the programs could not be run");
+		mmf_die("repro: the programs could not be run");
 	if (!res.found) {
 		printf("repro: not reproduced in %d attempt(s) per candidate\n", rc.ops.attempts);
 		return 1;
 	}
 	if (mmf_crash_save_repro(dir, crash.title, &res) < 0)
-		die("repro: cannot save the reproducer: %s", mmf_store_err());
+		mmf_die("repro: cannot save the reproducer: %s", mmf_store_err());
 	printf("repro: reproduced '%s': %d program(s), %d -> %d calls in %d steps,"
 	       " hit rate %d/%d; saved in %s\n", crash.title, res.nr_progs, res.calls_before,
 	       res.calls_after, res.steps, res.hits, res.runs, dir);

@@ -45,23 +45,23 @@ int cmd_stress(int argc, char **argv)
 	int rc, i = mmf_opts_parse(&spec, argc, argv);
 
 	if (list) {
-		sb_init(&sb);
+		mmf_sb_init(&sb);
 		mmf_stress_list(&sb);
 		fputs(sb.buf, stdout);
-		sb_free(&sb);
+		mmf_sb_free(&sb);
 		return 0;
 	}
 	if (i == argc) {
-		warnx_("stress: name the stressors, or --list (see 'mmfuzz stress --help')");
+		mmf_warnx_("stress: name the stressors, or --list (see 'mmfuzz stress --help')");
 		return 2;
 	}
 	if (mmf_stress_parse(argv[i], &o.sel, err, sizeof(err)))
-		die("stress: %s", err);
+		mmf_die("stress: %s", err);
 	o.hog_bytes = hog < 0 ? o.env.cg_limit : hog;
 	if (geteuid())
-		die("stress: stressors change swap, cgroups and sysfs knobs: run as root");
-	if (mkdir_p(o.out, 0755))
-		die("stress: cannot create output directory %s: %s", o.out, strerror(errno));
+		mmf_die("stress: stressors change swap, cgroups and sysfs knobs: run as root");
+	if (mmf_mkdir_p(o.out, 0755))
+		mmf_die("stress: cannot create output directory %s: %s", o.out, strerror(errno));
 	rc = mmf_stress_standalone(&o);
 	return rc < 0 ? MMF_EXIT_ERROR : rc ? MMF_EXIT_FOUND : MMF_EXIT_CLEAN;
 }

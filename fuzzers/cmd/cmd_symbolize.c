@@ -23,7 +23,7 @@ static void print_notes(char *notes)
 			*nl++ = '\0';
 		else
 			nl = line + strlen(line);
-		warnx_("symbolize: %s", line);
+		mmf_warnx_("symbolize: %s", line);
 	}
 	free(notes);
 }
@@ -54,18 +54,18 @@ int cmd_symbolize(int argc, char **argv)
 	size_t len, out_len;
 
 	if (!o.vmlinux) {
-		warnx_("symbolize: --vmlinux FILE is required (see 'mmfuzz symbolize --help')");
+		mmf_warnx_("symbolize: --vmlinux FILE is required (see 'mmfuzz symbolize --help')");
 		return 2;
 	}
 	s = mmf_symbolizer_new(&o, &err);
 	if (!s) {
-		warnx_("symbolize: %s", err);
+		mmf_warnx_("symbolize: %s", err);
 		free(err);
 		return 1;
 	}
-	text = read_file(strcmp(path, "-") ? path : "/dev/stdin", &len);
+	text = mmf_read_file(strcmp(path, "-") ? path : "/dev/stdin", &len);
 	if (!text) {
-		warnx_("symbolize: %s: %s", path, strerror(errno));
+		mmf_warnx_("symbolize: %s: %s", path, strerror(errno));
 		mmf_symbolizer_free(s);
 		return 1;
 	}
@@ -76,7 +76,7 @@ int cmd_symbolize(int argc, char **argv)
 	c = fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout);
 	free(out);
 	if (c) {
-		warnx_("symbolize: writing output: %s", strerror(errno));
+		mmf_warnx_("symbolize: writing output: %s", strerror(errno));
 		return 1;
 	}
 	return 0;

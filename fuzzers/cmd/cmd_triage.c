@@ -39,7 +39,7 @@ static int parse_file(const char *path, bool json, struct strbuf *out)
 {
 	struct mmf_report *reps;
 	size_t len;
-	char *log = read_file(strcmp(path, "-") ? path : "/dev/stdin", &len);
+	char *log = mmf_read_file(strcmp(path, "-") ? path : "/dev/stdin", &len);
 	int n;
 
 	if (!log)
@@ -49,8 +49,8 @@ static int parse_file(const char *path, bool json, struct strbuf *out)
 		if (json)
 			mmf_report_json(&reps[i], path, out);
 		else
-			sb_puts(out, reps[i].title);
-		sb_puts(out, "\n");
+			mmf_sb_puts(out, reps[i].title);
+		mmf_sb_puts(out, "\n");
 	}
 	mmf_reports_free(reps, n);
 	free(log);
@@ -75,23 +75,23 @@ static int triage_parse(int argc, char **argv)
 	int op = mmf_opts_parse(&spec, argc, argv), status = 0;
 
 	if (op == argc) {
-		warnx_("triage parse: no log file given (see 'mmfuzz triage parse --help')");
+		mmf_warnx_("triage parse: no log file given (see 'mmfuzz triage parse --help')");
 		return 2;
 	}
 	for (int i = op; i < argc; i++) {
 		struct strbuf out;
 
-		sb_init(&out);
+		mmf_sb_init(&out);
 		if (parse_file(argv[i], json, &out)) {
-			warnx_("triage parse: %s: %s", argv[i], strerror(errno));
+			mmf_warnx_("triage parse: %s: %s", argv[i], strerror(errno));
 			status = 1;
 		} else if (out.len && fwrite(out.buf, 1, out.len, stdout) != out.len) {
 			status = 1;
 		}
-		sb_free(&out);
+		mmf_sb_free(&out);
 	}
 	if (fflush(stdout) && !status) {
-		warnx_("triage parse: writing output: %s", strerror(errno));
+		mmf_warnx_("triage parse: writing output: %s", strerror(errno));
 		status = 1;
 	}
 	return status;
@@ -100,13 +100,13 @@ static int triage_parse(int argc, char **argv)
 /* DIR itself, or DIR/crashes when DIR is a fuzz run's output directory. */
 static char *store_dir(const char *dir)
 {
-	char *c = xasprintf("%s/crashes", dir);
+	char *c = mmf_xasprintf("%s/crashes", dir);
 	struct stat st;
 
 	if (!stat(c, &st) && S_ISDIR(st.st_mode))
 		return c;
 	free(c);
-	return xstrdup(dir);
+	return mmf_xstrdup(dir);
 }
 
 static int triage_list(int argc, char **argv)
@@ -122,7 +122,7 @@ static int triage_list(int argc, char **argv)
 	char *dir;
 
 	if (argc - op != 1) {
-		warnx_("triage list: give one crash store directory"
+		mmf_warnx_("triage list: give one crash store directory"
 		       " (see 'mmfuzz triage list --help')");
 		return 2;
 	}
@@ -130,7 +130,7 @@ static int triage_list(int argc, char **argv)
 	n = mmf_store_list(dir, &bugs);
 	free(dir);
 	if (n < 0) {
-		warnx_("triage list: %s", mmf_store_err());
+		mmf_warnx_("triage list: %s", mmf_store_err());
 		return 1;
 	}
 	for (int i = 0; i < n; i++)
@@ -144,9 +144,9 @@ static int triage_list(int argc, char **argv)
 /* Print "--- path ---" and the file; 0, or -1 if it cannot be read. */
 static int print_file(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
+	char *path = mmf_xasprintf("%s/%s", dir, name);
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = mmf_read_file(path, &len);
 
 	if (text) {
 		printf("--- %s ---\n", path);
@@ -161,7 +161,7 @@ static int print_file(const char *dir, const char *name)
 
 static void show_bug(const char *dir, const struct mmf_bug *b)
 {
-	char *bdir = xasprintf("%s/%s", dir, b->name);
+	char *bdir = mmf_xasprintf("%s/%s", dir, b->name);
 
 	printf("title: %s\ndirectory: %s\ncount: %ld\nfirst_seen: %s\nlast_seen: %s\n"
 	       "arch: %s\nkernel: %s\nrepro: %s", b->title, bdir, b->count,
@@ -174,11 +174,11 @@ static void show_bug(const char *dir, const struct mmf_bug *b)
 	putchar('\n');
 	if (b->nr_occ) {
 		const struct mmf_occ *o = &b->occ[b->nr_occ - 1];
-		char *name = xasprintf("report.%d", o->n);
+		char *name = mmf_xasprintf("report.%d", o->n);
 
 		print_file(bdir, name);
 		free(name);
-		name = xasprintf("progs.%d", o->n);
+		name = mmf_xasprintf("progs.%d", o->n);
 		if (o->files & MMF_OCC_PROGS)
 			print_file(bdir, name);
 		free(name);
@@ -199,23 +199,23 @@ static int triage_show(int argc, char **argv)
 	char *dir;
 
 	if (argc - op != 2) {
-		warnx_("triage show: give a crash store directory and a title"
+		mmf_warnx_("triage show: give a crash store directory and a title"
 		       " (see 'mmfuzz triage show --help')");
 		return 2;
 	}
 	dir = store_dir(argv[op]);
 	n = mmf_store_list(dir, &bugs);
 	if (n < 0) {
-		warnx_("triage show: %s", mmf_store_err());
+		mmf_warnx_("triage show: %s", mmf_store_err());
 		free(dir);
 		return 1;
 	}
 	i = mmf_store_find(bugs, n, argv[op + 1]);
 	if (i == -ENOTUNIQ)
-		warnx_("triage show: '%s' is the start of several titles in %s: give more of it",
+		mmf_warnx_("triage show: '%s' is the start of several titles in %s: give more of it",
 		       argv[op + 1], dir);
 	else if (i < 0)
-		warnx_("triage show: no bug titled '%s' in %s", argv[op + 1], dir);
+		mmf_warnx_("triage show: no bug titled '%s' in %s", argv[op + 1], dir);
 	else
 		show_bug(dir, &bugs[i]);
 	mmf_bugs_free(bugs, n);
@@ -243,15 +243,15 @@ static int triage_html(int argc, char **argv)
 	char *dir, *path;
 
 	if (argc - op != 1) {
-		warnx_("triage html: give one crash store directory"
+		mmf_warnx_("triage html: give one crash store directory"
 		       " (see 'mmfuzz triage html --help')");
 		return 2;
 	}
 	dir = store_dir(argv[op]);
-	path = out ? xstrdup(out) : xasprintf("%s/index.html", dir);
+	path = out ? mmf_xstrdup(out) : mmf_xasprintf("%s/index.html", dir);
 	ret = mmf_store_html_file(dir, path, &n);
 	if (ret)
-		warnx_("triage html: %s", mmf_store_err());
+		mmf_warnx_("triage html: %s", mmf_store_err());
 	else
 		printf("wrote %s: %d bug%s\n", path, n, n == 1 ? "" : "s");
 	free(dir);
@@ -264,7 +264,7 @@ static char *first_title(const char *text, size_t len)
 {
 	struct mmf_report *reps;
 	int n = mmf_report_parse(text, len, &reps);
-	char *t = n > 0 ? xstrdup(reps[0].title) : NULL;
+	char *t = n > 0 ? mmf_xstrdup(reps[0].title) : NULL;
 
 	mmf_reports_free(reps, n);
 	return t;
@@ -283,16 +283,16 @@ static int add_crash(const char *dir, struct mmf_crash *c, const char *const *fi
 	for (int i = 0; i < NR_FILES; i++) {
 		if (!files[i])
 			continue;
-		text[i] = read_file(files[i], i == F_REPORT ? &len : NULL);
+		text[i] = mmf_read_file(files[i], i == F_REPORT ? &len : NULL);
 		if (!text[i]) {
-			warnx_("triage add: %s: %s", files[i], strerror(errno));
+			mmf_warnx_("triage add: %s: %s", files[i], strerror(errno));
 			goto out;
 		}
 	}
 	if (!c->title)
 		c->title = title = first_title(text[F_REPORT], len);
 	if (!c->title) {
-		warnx_("triage add: no kernel report in %s: give its --title", files[F_REPORT]);
+		mmf_warnx_("triage add: no kernel report in %s: give its --title", files[F_REPORT]);
 		goto out;
 	}
 	c->report = text[F_REPORT];
@@ -300,7 +300,7 @@ static int add_crash(const char *dir, struct mmf_crash *c, const char *const *fi
 	c->progs = text[F_PROGS];
 	c->report_sym = text[F_SYM];
 	if (mmf_store_add_keep(dir, c, keep, &res)) {
-		warnx_("triage add: %s", mmf_store_err());
+		mmf_warnx_("triage add: %s", mmf_store_err());
 		goto out;
 	}
 	if (res.index >= 0)
@@ -351,7 +351,7 @@ static int triage_add(int argc, char **argv)
 	int op = mmf_opts_parse(&spec, argc, argv);
 
 	if (argc - op != 1 || !files[F_REPORT]) {
-		warnx_("triage add: give a crash store directory and --report FILE"
+		mmf_warnx_("triage add: give a crash store directory and --report FILE"
 		       " (see 'mmfuzz triage add --help')");
 		return 2;
 	}
@@ -385,7 +385,7 @@ int cmd_triage(int argc, char **argv)
 		i++;
 	mmf_opts_parse(&spec, i, argv);
 	if (i == argc) {
-		warnx_("triage: missing subcommand (see 'mmfuzz triage --help')");
+		mmf_warnx_("triage: missing subcommand (see 'mmfuzz triage --help')");
 		return 2;
 	}
 	/* As 'mmfuzz help'. */
@@ -396,6 +396,6 @@ int cmd_triage(int argc, char **argv)
 	for (size_t k = 0; k < ARRAY_SIZE(cmds); k++)
 		if (!strcmp(argv[i], cmds[k].name))
 			return cmds[k].fn(argc - i, argv + i);
-	warnx_("triage: unknown subcommand '%s' (see 'mmfuzz triage --help')", argv[i]);
+	mmf_warnx_("triage: unknown subcommand '%s' (see 'mmfuzz triage --help')", argv[i]);
 	return 2;
 }

@@ -104,15 +104,15 @@ int cmd_validate(int argc, char **argv)
 	if (!patched->src && patched->patch)
 		patched->src = base->src;
 	if (!base->src || !patched->src || !o.out)
-		die("validate: give --base, --patched (or --patch) and --out (see --help)");
+		mmf_die("validate: give --base, --patched (or --patch) and --out (see --help)");
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
-		die("validate: unknown arch '%s' (x86_64, arm64)", arch);
-	if (mkdir_p(o.out, 0755) || access(o.out, W_OK))
-		die("validate: output directory %s is not writable", o.out);
+		mmf_die("validate: unknown arch '%s' (x86_64, arm64)", arch);
+	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
+		mmf_die("validate: output directory %s is not writable", o.out);
 	o.info = stdout;
 	rc = mmf_validate(&o, err, sizeof(err));
 	if (rc < 0)
-		die("validate: %s", err);
+		mmf_die("validate: %s", err);
 	return rc;
 }

@@ -100,11 +100,11 @@ int cmd_vm(int argc, char **argv)
 
 	c.arch = mmf_vm_arch_find(arch);
 	if (!c.arch)
-		die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
+		mmf_die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
 	if (vms != 1)
-		die("vm: runs one guest; 'mmfuzz campaign' runs several");
-	if (mkdir_p(out, 0755))
-		die("vm: cannot create output directory %s: %s", out, strerror(errno));
+		mmf_die("vm: runs one guest; 'mmfuzz campaign' runs several");
+	if (mmf_mkdir_p(out, 0755))
+		mmf_die("vm: cannot create output directory %s: %s", out, strerror(errno));
 	ro.echo = echo ? stdout : NULL;
 	c.accel = mmf_vm_accel_detect(c.arch, NULL);
 
@@ -113,7 +113,7 @@ int cmd_vm(int argc, char **argv)
 	 * then --guest-arg's (up to all but gopts' last slot), those after --
 	 * and the NULL.
 	 */
-	gargs = xcalloc(6 + ARRAY_SIZE(gopts) + argc - i, sizeof(*gargs));
+	gargs = mmf_xcalloc(6 + ARRAY_SIZE(gopts) + argc - i, sizeof(*gargs));
 	snprintf(budget, sizeof(budget), "%lldms", (long long)ro.duration_ms);
 	snprintf(seedbuf, sizeof(seedbuf), "%llu", (unsigned long long)seed);
 	snprintf(timeout, sizeof(timeout), "%ds",
@@ -132,11 +132,11 @@ int cmd_vm(int argc, char **argv)
 	/* Refuse options the command line cannot carry before fetching anything. */
 	line = mmf_vm_cmdline(&c, err, sizeof(err));
 	if (!line)
-		die("vm: %s", err);
+		mmf_die("vm: %s", err);
 	free(line);
 
 	if (mmf_vm_images(c.arch, kernel, initrd, &im, err, sizeof(err)))
-		die("vm: %s", err);
+		mmf_die("vm: %s", err);
 	print_images(c.arch, &im, kernel != NULL);
 	c.kernel = im.kernel;
 	c.initrd = im.initrd;
@@ -144,18 +144,18 @@ int cmd_vm(int argc, char **argv)
 	c.accel = mmf_vm_accel_detect(c.arch, c.kernel);
 	snprintf(timeout, sizeof(timeout), "%ds",
 		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
-	work = xasprintf("%s/scratch", out);
-	exec_log = xasprintf("%s/exec.log", out);
-	console = xasprintf("%s/console.log", out);
+	work = mmf_xasprintf("%s/scratch", out);
+	exec_log = mmf_xasprintf("%s/exec.log", out);
+	console = mmf_xasprintf("%s/console.log", out);
 	c.workdir = work;
 	c.exec_log = exec_log;
 	ro.console_log = console;
-	store = xasprintf("%s/crashes", out);
+	store = mmf_xasprintf("%s/crashes", out);
 	rx = (struct mmf_receiver){
 		.store = store, .kernel = im.kernel, .arch = c.arch->name, .tally = &tally,
 		.info = stdout, .who = "vm", .console_file = console,
 	};
-	sb_init(&rx.buf);
+	mmf_sb_init(&rx.buf);
 	c.findings = true;
 	ro.findings = mmf_receive_cb;
 	ro.ctx = &rx;
@@ -170,7 +170,7 @@ int cmd_vm(int argc, char **argv)
 	/* A kernel that dies before the first program is a boot failure, not a finding. */
 	for (int boot = 1; boot <= BOOT_TRIES && !stop; boot++) {
 		if (mmf_vm_run(&c, &ro, &r, err, sizeof(err)))
-			die("vm: %s", err);
+			mmf_die("vm: %s", err);
 		if (r.boot_ms >= 0 || r.stopped)
 			break;
 		/* Init ran and ended the guest: the fuzzer failed, booting again won't help. */
@@ -201,14 +201,14 @@ int cmd_vm(int argc, char **argv)
 	found = r.programs ? mmf_campaign_save_console(&rx, out, console, exec_log, err,
 							 sizeof(err)) : 0;
 	if (found < 0 || r.failed)
-		warnx_("vm: %s", found < 0 ? err : rx.err);
+		mmf_warnx_("vm: %s", found < 0 ? err : rx.err);
 	if (found > 0)
 		printf("mmfuzz: the programs the guest ran are in %s: the culprit is most "
 		       "likely among the last\n", exec_log);
 	mmf_tally_print(&tally, stdout);
-	summary = xasprintf("%s/summary.json", out);
+	summary = mmf_xasprintf("%s/summary.json", out);
 	if (mmf_tally_json(&tally, summary, NULL)) {
-		warnx_("vm: cannot write %s: %s", summary, strerror(errno));
+		mmf_warnx_("vm: cannot write %s: %s", summary, strerror(errno));
 		found = -1;
 	}
 	free(summary);

@@ -55,6 +55,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	warnx_("unknown command '%s' (see 'mmfuzz --help')", argv[1]);
+	mmf_warnx_("unknown command '%s' (see 'mmfuzz --help')", argv[1]);
 	return 2;
 }

@@ -36,21 +36,21 @@ static const char *const block_runtime[] = {
 static void comment_text(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
-		sb_add(sb, s, 1);
+		mmf_sb_add(sb, s, 1);
 		if (s[0] == '*' && s[1] == '/')
-			sb_puts(sb, " ");
+			mmf_sb_puts(sb, " ");
 	}
 }
 
 static void c_string(struct strbuf *sb, const char *s)
 {
-	sb_puts(sb, "\"");
+	mmf_sb_puts(sb, "\"");
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			sb_puts(sb, "\\");
-		sb_add(sb, s, 1);
+			mmf_sb_puts(sb, "\\");
+		mmf_sb_add(sb, s, 1);
 	}
-	sb_puts(sb, "\"");
+	mmf_sb_puts(sb, "\"");
 }
 
 static void emit_header(struct strbuf *sb, const struct mmf_prog *p)
@@ -58,7 +58,7 @@ static void emit_header(struct strbuf *sb, const struct mmf_prog *p)
 	struct strbuf text;
 	char *line, *save = NULL;
 
-	sb_puts(sb, "// SPDX-License-Identifier: GPL-2.0\n"
+	mmf_sb_puts(sb, "// SPDX-License-Identifier: GPL-2.0\n"
 		"/*\n"
 		" * mmfuzz C reproducer, made by \"mmfuzz gen --csource\". Standalone:\n"
 		" *\n"
@@ -78,17 +78,17 @@ static void emit_header(struct strbuf *sb, const struct mmf_prog *p)
 		" *\n"
 		" * The program:\n"
 		" *\n");
-	sb_init(&text);
+	mmf_sb_init(&text);
 	mmf_prog_print(p, &text);
 	/* An empty program prints nothing: no buffer to split. */
 	for (line = text.buf ? strtok_r(text.buf, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		sb_puts(sb, " *\t");
+		mmf_sb_puts(sb, " *\t");
 		comment_text(sb, line);
-		sb_puts(sb, "\n");
+		mmf_sb_puts(sb, "\n");
 	}
-	sb_free(&text);
-	sb_puts(sb, " */\n");
+	mmf_sb_free(&text);
+	mmf_sb_puts(sb, " */\n");
 }
 
 static void emit_stmt_table(struct strbuf *sb, const struct mmf_cs_sim *sim)
@@ -96,8 +96,8 @@ static void emit_stmt_table(struct strbuf *sb, const struct mmf_cs_sim *sim)
 	const struct mmf_prog *p = sim->p;
 	struct strbuf text;
 
-	sb_printf(sb, "\nstatic const struct stmt stmts[%d] = {\n", p->nr);
-	sb_init(&text);
+	mmf_sb_printf(sb, "\nstatic const struct stmt stmts[%d] = {\n", p->nr);
+	mmf_sb_init(&text);
 	for (int i = 0; i < p->nr; i++) {
 		const struct mmf_cs_info *in = &sim->info[i];
 
@@ -106,13 +106,13 @@ static void emit_stmt_table(struct strbuf *sb, const struct mmf_cs_sim *sim)
 			continue;
 		text.len = 0;
 		mmf_stmt_print(&p->stmts[i], &text);
-		sb_printf(sb, "\t[%d] = { ", i);
+		mmf_sb_printf(sb, "\t[%d] = { ", i);
 		c_string(sb, text.buf);
-		sb_printf(sb, ", %s, %ld, %d },\n", guard_name[in->guard], in->want,
+		mmf_sb_printf(sb, ", %s, %ld, %d },\n", guard_name[in->guard], in->want,
 			  in->known_page);
 	}
-	sb_free(&text);
-	sb_puts(sb, "};\n");
+	mmf_sb_free(&text);
+	mmf_sb_puts(sb, "};\n");
 }
 
 /* The arena piece, model/arena.h's addresses written out in place of its mark. */
@@ -122,11 +122,11 @@ static void emit_arena(struct strbuf *sb)
 	const char *at = strstr(mmf_rt_arena, mark);
 
 	if (!at)
-		die("csource: runtime/arena.c lacks its line MMF_ARENA_CANDIDATES");
-	sb_add(sb, mmf_rt_arena, at - mmf_rt_arena);
+		mmf_die("csource: runtime/arena.c lacks its line MMF_ARENA_CANDIDATES");
+	mmf_sb_add(sb, mmf_rt_arena, at - mmf_rt_arena);
 	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++)
-		sb_printf(sb, "\t\t0x%llxull,\n", (unsigned long long)mmf_arena_candidates[i]);
-	sb_puts(sb, at + strlen(mark));
+		mmf_sb_printf(sb, "\t\t0x%llxull,\n", (unsigned long long)mmf_arena_candidates[i]);
+	mmf_sb_puts(sb, at + strlen(mark));
 }
 
 /* The runtime pieces the program's statements use, once each, in call id order. */
@@ -151,8 +151,8 @@ static void emit_runtime(struct strbuf *sb, const struct mmf_prog *p)
 			if (j < nr_done)
 				continue;
 			done[nr_done++] = pieces[k];
-			sb_puts(sb, "\n");
-			sb_puts(sb, pieces[k]);
+			mmf_sb_puts(sb, "\n");
+			mmf_sb_puts(sb, pieces[k]);
 		}
 	}
 }
@@ -162,13 +162,13 @@ static void emit_block(struct strbuf *sb, const struct mmf_stmt *s, int si)
 {
 	switch (mmf_calls[s->id].block) {
 	case MMF_BLOCK_FORK:
-		sb_printf(sb, "start_child(%d, block_%d)", (int)s->args[0], si);
+		mmf_sb_printf(sb, "start_child(%d, block_%d)", (int)s->args[0], si);
 		break;
 	case MMF_BLOCK_THREAD:
-		sb_printf(sb, "start_thread(block_%d)", si);
+		mmf_sb_printf(sb, "start_thread(block_%d)", si);
 		break;
 	case MMF_BLOCK_JOIN:
-		sb_puts(sb, "join_all()");
+		mmf_sb_puts(sb, "join_all()");
 		break;
 	case MMF_BLOCK_END:	/* ends the function of its block */
 	case MMF_BLOCK_NONE:
@@ -185,26 +185,26 @@ static void emit_body(struct strbuf *sb, const struct mmf_cs_sim *sim, int from,
 	for (int i = from; i < to && !calls; i++)
 		calls = p->stmts[i].id != MMF_COMMENT;
 	if (calls)
-		sb_puts(sb, "\tlong r;\n\n");
+		mmf_sb_puts(sb, "\tlong r;\n\n");
 	for (int i = from; i < to; i++) {
 		const struct mmf_stmt *s = &p->stmts[i];
 		enum mmf_block block;
 
 		if (s->id == MMF_COMMENT) {
-			sb_puts(sb, "\t/* ");
+			mmf_sb_puts(sb, "\t/* ");
 			comment_text(sb, p->text + s->comment);
-			sb_puts(sb, " */\n");
+			mmf_sb_puts(sb, " */\n");
 			continue;
 		}
 		block = mmf_calls[s->id].block;
-		sb_printf(sb, "\t/* %d: ", i);
+		mmf_sb_printf(sb, "\t/* %d: ", i);
 		mmf_stmt_print(s, sb);
-		sb_puts(sb, " */\n\tr = ");
+		mmf_sb_puts(sb, " */\n\tr = ");
 		if (block == MMF_BLOCK_NONE)
 			mmf_emitters[s->id]->expr(sb, s, i, sim);
 		else
 			emit_block(sb, s, i);
-		sb_printf(sb, ";\n\tdone(%d, r);\n", i);
+		mmf_sb_printf(sb, ";\n\tdone(%d, r);\n", i);
 		if (block == MMF_BLOCK_FORK || block == MMF_BLOCK_THREAD)
 			i = mmf_prog_block_end(p, i);
 	}
@@ -219,45 +219,45 @@ static void emit_code(struct strbuf *sb, const struct mmf_cs_sim *sim)
 
 		if (s->id == MMF_COMMENT || (s->id != MMF_FORK && s->id != MMF_THREAD))
 			continue;
-		sb_printf(sb, "\n/* %d: ", i);
+		mmf_sb_printf(sb, "\n/* %d: ", i);
 		mmf_stmt_print(s, sb);
-		sb_printf(sb, " ... } */\nstatic void block_%d(void)\n{\n", i);
+		mmf_sb_printf(sb, " ... } */\nstatic void block_%d(void)\n{\n", i);
 		emit_body(sb, sim, i + 1, mmf_prog_block_end(p, i));
-		sb_puts(sb, "}\n");
+		mmf_sb_puts(sb, "}\n");
 		i = mmf_prog_block_end(p, i);
 	}
-	sb_puts(sb, "\n/* The main line; the end of the program joins. */\n"
+	mmf_sb_puts(sb, "\n/* The main line; the end of the program joins. */\n"
 		"static void prog(void)\n{\n");
 	emit_body(sb, sim, 0, p->nr);
-	sb_puts(sb, "\tjoin_all();\n}\n\n");
+	mmf_sb_puts(sb, "\tjoin_all();\n}\n\n");
 }
 
 void mmf_prog_csource(const struct mmf_prog *p, struct strbuf *sb)
 {
-	struct mmf_cs_sim *sim = xcalloc(1, sizeof(*sim));
+	struct mmf_cs_sim *sim = mmf_xcalloc(1, sizeof(*sim));
 	/* Without calls, what only calls use would be unused: a warning. */
 	bool calls = mmf_prog_nr_calls(p) > 0;
 
 	sim->p = p;
-	sb_init(&sim->data);
+	mmf_sb_init(&sim->data);
 	mmf_cs_simulate(sim);
 	emit_header(sb, p);
-	sb_puts(sb, mmf_rt_head);
+	mmf_sb_puts(sb, mmf_rt_head);
 	if (calls)
 		emit_stmt_table(sb, sim);
 	if (sim->data.len)
-		sb_add(sb, sim->data.buf, sim->data.len);
-	sb_puts(sb, "\n");
-	sb_puts(sb, mmf_rt_common);
-	sb_puts(sb, "\n");
+		mmf_sb_add(sb, sim->data.buf, sim->data.len);
+	mmf_sb_puts(sb, "\n");
+	mmf_sb_puts(sb, mmf_rt_common);
+	mmf_sb_puts(sb, "\n");
 	emit_arena(sb);
 	if (calls) {
-		sb_puts(sb, "\n");
-		sb_puts(sb, mmf_rt_done);
+		mmf_sb_puts(sb, "\n");
+		mmf_sb_puts(sb, mmf_rt_done);
 	}
 	emit_runtime(sb, p);
 	emit_code(sb, sim);
-	sb_puts(sb, mmf_rt_main);
-	sb_free(&sim->data);
+	mmf_sb_puts(sb, mmf_rt_main);
+	mmf_sb_free(&sim->data);
 	free(sim);
 }

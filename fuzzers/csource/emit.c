@@ -29,7 +29,7 @@ void mmf_cs_names_of(struct strbuf *names, const struct mmf_flag_set *set, uint6
 
 		if (is_enum || !f ? f != v : (v & f) != f)
 			continue;
-		sb_printf(names, "%s%s", names->len ? "|" : "", set->flags[i].name);
+		mmf_sb_printf(names, "%s%s", names->len ? "|" : "", set->flags[i].name);
 		if (is_enum || !f)
 			return;
 	}
@@ -37,9 +37,9 @@ void mmf_cs_names_of(struct strbuf *names, const struct mmf_flag_set *set, uint6
 
 void mmf_cs_value(struct strbuf *sb, uint64_t v, bool hex, const struct strbuf *names)
 {
-	sb_printf(sb, hex ? "0x%llx" : "%llu", (unsigned long long)v);
+	mmf_sb_printf(sb, hex ? "0x%llx" : "%llu", (unsigned long long)v);
 	if (names->len)
-		sb_printf(sb, " /* %s */", names->buf);
+		mmf_sb_printf(sb, " /* %s */", names->buf);
 }
 
 void mmf_cs_flag_arg(struct strbuf *sb, const struct mmf_stmt *s, int arg)
@@ -47,15 +47,15 @@ void mmf_cs_flag_arg(struct strbuf *sb, const struct mmf_stmt *s, int arg)
 	const struct mmf_arg_desc *a = &mmf_calls[s->id].args[arg];
 	struct strbuf names;
 
-	sb_init(&names);
+	mmf_sb_init(&names);
 	mmf_cs_names_of(&names, a->set, s->args[arg], a->type == MMF_ARG_ENUM);
 	mmf_cs_value(sb, s->args[arg], a->type != MMF_ARG_ENUM, &names);
-	sb_free(&names);
+	mmf_sb_free(&names);
 }
 
 void mmf_cs_at(struct strbuf *sb, int idx)
 {
-	sb_printf(sb, "at(%d, %d)", idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES);
+	mmf_sb_printf(sb, "at(%d, %d)", idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES);
 }
 
 void mmf_cs_at_len(struct strbuf *sb, const struct mmf_stmt *s)
@@ -64,7 +64,7 @@ void mmf_cs_at_len(struct strbuf *sb, const struct mmf_stmt *s)
 
 	mmf_cs_range(s, &idx, &n);
 	mmf_cs_at(sb, idx);
-	sb_printf(sb, ", len(%d)", n);
+	mmf_sb_printf(sb, ", len(%d)", n);
 }
 
 void mmf_cs_slot_range(struct strbuf *sb, const struct mmf_stmt *s)
@@ -72,18 +72,18 @@ void mmf_cs_slot_range(struct strbuf *sb, const struct mmf_stmt *s)
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	sb_printf(sb, "%d, %d, %d", idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, n);
+	mmf_sb_printf(sb, "%d, %d, %d", idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, n);
 }
 
 void mmf_cs_range_call(struct strbuf *sb, const struct mmf_stmt *s, const char *name, int arg)
 {
-	sb_printf(sb, "sys(syscall(SYS_%s, ", name);
+	mmf_sb_printf(sb, "sys(syscall(SYS_%s, ", name);
 	mmf_cs_at_len(sb, s);
 	if (arg >= 0) {
-		sb_puts(sb, ", ");
+		mmf_sb_puts(sb, ", ");
 		mmf_cs_flag_arg(sb, s, arg);
 	}
-	sb_puts(sb, "))");
+	mmf_sb_puts(sb, "))");
 }
 
 int mmf_cs_target(const struct mmf_stmt *s, int arg)

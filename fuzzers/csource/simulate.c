@@ -37,7 +37,7 @@ struct row {
 /* A copy of the model, its objects' pages included. */
 static struct mmf_shadow *clone(const struct mmf_shadow *sh)
 {
-	struct mmf_shadow *c = xmalloc(sizeof(*c));
+	struct mmf_shadow *c = mmf_xmalloc(sizeof(*c));
 
 	memcpy(c, sh, sizeof(*c));
 	for (int o = 0; o < MMF_SHADOW_OBJS; o++) {
@@ -45,7 +45,7 @@ static struct mmf_shadow *clone(const struct mmf_shadow *sh)
 
 		if (!sh->objs[o].pages)
 			continue;
-		c->objs[o].pages = xmalloc(size ? size : 1);
+		c->objs[o].pages = mmf_xmalloc(size ? size : 1);
 		memcpy(c->objs[o].pages, sh->objs[o].pages, size);
 	}
 	return c;
@@ -137,14 +137,14 @@ static bool row_of(const struct mmf_shadow *sh, const struct mmf_prog *p, int id
 	for (int h = 0; h < MMF_HIST; h++)
 		r->hist[h] = mmf_page_hist(pg, h);
 	/* The title's "after <call>", as the executor's. */
-	sb_init(&sb);
-	sb_printf(&sb, "%s page after ", mmf_shadow_backing_name(sh, idx));
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "%s page after ", mmf_shadow_backing_name(sh, idx));
 	if (r->hist[0] >= 0)
 		mmf_stmt_title(&p->stmts[r->hist[0]], &sb);
 	else
-		sb_puts(&sb, "mmap");
+		mmf_sb_puts(&sb, "mmap");
 	snprintf(r->what, sizeof(r->what), "%s", sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return true;
 }
 
@@ -158,10 +158,10 @@ static bool row_extends(const struct row *a, const struct row *b)
 
 static void print_row(struct strbuf *sb, const struct row *r)
 {
-	sb_printf(sb, "\t{ %d, %d, %d, {", r->page, r->npages, r->nvals);
+	mmf_sb_printf(sb, "\t{ %d, %d, %d, {", r->page, r->npages, r->nvals);
 	for (int i = 0; i < r->nvals; i++)
-		sb_printf(sb, "%s { 0x%02x, %d }", i ? "," : "", r->tag[i], r->shift[i]);
-	sb_printf(sb, " }, { %d, %d, %d, %d }, \"%s\" },\n",
+		mmf_sb_printf(sb, "%s { 0x%02x, %d }", i ? "," : "", r->tag[i], r->shift[i]);
+	mmf_sb_printf(sb, " }, { %d, %d, %d, %d }, \"%s\" },\n",
 		  r->hist[0], r->hist[1], r->hist[2], r->hist[3], r->what);
 }
 
@@ -181,7 +181,7 @@ static int expect_rows(struct mmf_cs_sim *sim, const struct mmf_shadow *sh, int 
 			continue;
 		}
 		if (!nrows)
-			sb_printf(&sim->data, "\nstatic const struct expect expect_%d[] = {\n", si);
+			mmf_sb_printf(&sim->data, "\nstatic const struct expect expect_%d[] = {\n", si);
 		if (open)
 			print_row(&sim->data, &cur);
 		cur = next;
@@ -190,7 +190,7 @@ static int expect_rows(struct mmf_cs_sim *sim, const struct mmf_shadow *sh, int 
 	}
 	if (open) {
 		print_row(&sim->data, &cur);
-		sb_puts(&sim->data, "};\n");
+		mmf_sb_puts(&sim->data, "};\n");
 	}
 	return nrows;
 }

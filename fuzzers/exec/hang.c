@@ -48,7 +48,7 @@ long mmf_hang_bound_ms(int64_t work)
 /* Pages of swap in use: what a swapoff may have to bring back. */
 static int64_t swap_used_pages(long psz)
 {
-	char *t = read_file("/proc/swaps", NULL), *line;
+	char *t = mmf_read_file("/proc/swaps", NULL), *line;
 	int64_t kb = 0;
 
 	for (line = t ? strchr(t, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
@@ -81,7 +81,7 @@ void mmf_hang_enter(int party, const struct mmf_prog *p, int si, long psz)
 	sl = &mmf_hang_board->slot[party + 1];
 	sl->si = si;
 	sl->work = work_of(&p->stmts[si], psz);
-	sl->start_ns = now_ns();
+	sl->start_ns = mmf_now_ns();
 	__atomic_store_n(&sl->tid, gettid(), __ATOMIC_RELEASE);
 }
 
@@ -96,7 +96,7 @@ static char *task_file(int tid, const char *name)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", tid, tid, name);
-	return read_file(path, NULL);
+	return mmf_read_file(path, NULL);
 }
 
 /* Sum of the counters that move while a task gets anything done; 0 if gone. */
@@ -129,16 +129,16 @@ static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uin
 {
 	char *stack = task_file(w->tid, "stack"), *wchan = task_file(w->tid, "wchan");
 
-	sb_puts(out, "HANG: ");
+	mmf_sb_puts(out, "HANG: ");
 	mmf_call_label(&p->stmts[w->si], out);
-	sb_printf(out, "\nstatement %d: ", w->si);
+	mmf_sb_printf(out, "\nstatement %d: ", w->si);
 	mmf_stmt_print(&p->stmts[w->si], out);
-	sb_printf(out, "\nin the call for %llu ms (bound %ld ms for %lld pages of work),"
+	mmf_sb_printf(out, "\nin the call for %llu ms (bound %ld ms for %lld pages of work),"
 		  " no progress for %llu ms%s\n",
 		  (unsigned long long)(now - w->start_ns) / 1000000, mmf_hang_bound_ms(work),
 		  (long long)work, (unsigned long long)(now - w->since_ns) / 1000000,
 		  at_timeout ? ", at the program's timeout" : "");
-	sb_printf(out, "task %d, state %c, wchan %s\nkernel stack:\n%s", w->tid, state,
+	mmf_sb_printf(out, "task %d, state %c, wchan %s\nkernel stack:\n%s", w->tid, state,
 		  wchan && *wchan ? wchan : "?", stack && *stack ? stack : "(unreadable)\n");
 	free(stack);
 	free(wchan);

@@ -69,17 +69,17 @@ void mmf_page_fill(struct mmf_interp *in, int idx, int si)
 
 static void emit(struct mmf_interp *in, struct strbuf *sb)
 {
-	write_all(in->outfd, sb->buf, sb->len);
-	sb_free(sb);
+	mmf_write_all(in->outfd, sb->buf, sb->len);
+	mmf_sb_free(sb);
 }
 
 void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len)
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
-	sb_printf(&sb, "C %zu\n", len);
-	sb_add(&sb, text, len);
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "C %zu\n", len);
+	mmf_sb_add(&sb, text, len);
 	emit(in, &sb);
 }
 
@@ -110,12 +110,12 @@ void mmf_call_label(const struct mmf_stmt *s, struct strbuf *sb)
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
 	const struct mmf_arg_desc *a = d->nr_args ? &d->args[d->nr_args - 1] : NULL;
 
-	sb_puts(sb, d->name);
+	mmf_sb_puts(sb, d->name);
 	/* The advice tells madvise's paths apart; it is no number. */
 	if ((d->flags & MMF_CALL_ADVICE) && a && a->set)
 		for (int i = 0; i < a->set->nr; i++)
 			if (a->set->flags[i].val == s->args[d->nr_args - 1])
-				sb_printf(sb, "(%s)", a->set->flags[i].name);
+				mmf_sb_printf(sb, "(%s)", a->set->flags[i].name);
 }
 
 static void report_corruption(struct mmf_interp *in, int idx, int si, const struct mmf_vset *vs,
@@ -125,32 +125,32 @@ static void report_corruption(struct mmf_interp *in, int idx, int si, const stru
 	uint64_t ent = mmf_pagemap_entry(pagemap_fd(in), pg, in->psz);
 	struct strbuf sb;
 
-	sb_init(&sb);
-	sb_printf(&sb, "DATA CORRUPTION: %s %s page after ",
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "DATA CORRUPTION: %s %s page after ",
 		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
 		  mmf_shadow_backing_name(in->sh, idx));
 	if (mmf_page_hist(sp, 0) >= 0)
 		mmf_call_label(&in->p->stmts[mmf_page_hist(sp, 0)], &sb);
 	else
-		sb_puts(&sb, "mmap");
-	sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
+		mmf_sb_puts(&sb, "mmap");
+	mmf_sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
 		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)pg, si);
-	sb_printf(&sb, "pagemap: present=%d swapped=%d exclusive=%d\n",
+	mmf_sb_printf(&sb, "pagemap: present=%d swapped=%d exclusive=%d\n",
 		  !!(ent & MMF_PM_PRESENT), !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE));
-	sb_puts(&sb, "expected:");
+	mmf_sb_puts(&sb, "expected:");
 	for (int i = 0; i < vs->n; i++)
-		sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs->v[i]);
-	sb_printf(&sb, "\nobserved: 0x%016llx at byte 0, 0x%016llx at byte %ld; %ld of %ld words"
+		mmf_sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs->v[i]);
+	mmf_sb_printf(&sb, "\nobserved: 0x%016llx at byte 0, 0x%016llx at byte %ld; %ld of %ld words"
 		  " differ from the first\n", (unsigned long long)pg[0],
 		  (unsigned long long)pg[bad], bad * 8, nbad, words);
-	sb_puts(&sb, "calls that touched it, newest first:\n");
+	mmf_sb_puts(&sb, "calls that touched it, newest first:\n");
 	for (int h = 0; h < MMF_HIST && mmf_page_hist(sp, h) >= 0; h++) {
-		sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
+		mmf_sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
 		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
-		sb_puts(&sb, "\n");
+		mmf_sb_puts(&sb, "\n");
 	}
 	mmf_interp_report(in, sb.buf, sb.len);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 void mmf_page_verify(struct mmf_interp *in, int idx, int si)
@@ -185,7 +185,7 @@ static void record(struct mmf_interp *in, int si, int party, long res, int swapp
 	char buf[96];
 	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d\n", si, party, res, swapped);
 
-	write_all(in->outfd, buf, n);
+	mmf_write_all(in->outfd, buf, n);
 }
 
 /* Whether the statement can change what is mlocked. */
@@ -247,7 +247,7 @@ static void provoke_lkdtm(const char *type)
 	int fd = open("/sys/kernel/debug/provoke-crash/DIRECT", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || write(fd, type, strlen(type)) < 0)
-		warnx_("test hook: LKDTM %s: %s", type, strerror(errno));
+		mmf_warnx_("test hook: LKDTM %s: %s", type, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 }
@@ -269,7 +269,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		record(in, si, party, -EINVAL, -1);
 		return;
 	}
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	note_vmlck_base(in, s);
 	if (!in->inflight) {
 		mmf_model_lock(in);
@@ -287,13 +287,13 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		char r[32];
 
 		mmf_exec_format_res(res, r, sizeof(r));
-		sb_printf(&sb, "ACCOUNTING: %s did not fail with %s\n%s returned %s"
+		mmf_sb_printf(&sb, "ACCOUNTING: %s did not fail with %s\n%s returned %s"
 			  " (statement %d)\n", why, strerrorname_np(experr),
 			  mmf_calls[s->id].name, r, si);
 	}
 	if (sb.len)
 		mmf_interp_report(in, sb.buf, sb.len);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	if ((flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
 		swapped = mmf_pagemap_swapped(pagemap_fd(in), mmf_page_addr(in, idx), in->psz, n);
 	record(in, si, party, res, swapped);
@@ -354,7 +354,7 @@ static void *thread_main(void *arg)
 
 static long start_thread(struct mmf_interp *in, int bi)
 {
-	struct thread_arg *ta = xmalloc(sizeof(*ta));
+	struct thread_arg *ta = mmf_xmalloc(sizeof(*ta));
 	int e;
 
 	ta->in = in;
@@ -490,11 +490,11 @@ static void check_accounting(struct mmf_interp *in)
 	struct strbuf sb;
 
 	mmf_acct_proc_read(&ap);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	if (mmf_acct_proc_compare(&ap, in->sh, in->psz, sysconf(_SC_NPROCESSORS_ONLN),
 				  in->vmlck_base, &sb))
 		emit_reports(in, sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
@@ -512,7 +512,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 		in.files[f] = -1;
 	for (int c = 0; c < MMF_NR_CHILDREN; c++)
 		in.pidfds[c] = -1;
-	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)now_ns());
+	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)mmf_now_ns());
 	in.pagemap = -1;
 	in.vmlck_base = MMF_VMLCK_UNREAD;
 	in.pm_checks = mmf_pmcheck_policy(p);

@@ -74,22 +74,22 @@ static void report(struct mmf_interp *in, int idx, int si, uint64_t ent, const c
 	const struct mmf_shadow_page *sp = &in->sh->pages[idx];
 	struct strbuf sb;
 
-	sb_init(&sb);
-	sb_printf(&sb, "PAGEMAP: %s after write\n", what);
-	sb_printf(&sb, "page: m%d+%d (arena page %d) at %p, written by statement %d\n",
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "PAGEMAP: %s after write\n", what);
+	mmf_sb_printf(&sb, "page: m%d+%d (arena page %d) at %p, written by statement %d\n",
 		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)mmf_page_addr(in, idx), si);
-	sb_printf(&sb, "pagemap: 0x%016llx present=%d swapped=%d exclusive=%d soft-dirty=%d"
+	mmf_sb_printf(&sb, "pagemap: 0x%016llx present=%d swapped=%d exclusive=%d soft-dirty=%d"
 		  " uffd-wp=%d\n", (unsigned long long)ent, !!(ent & MMF_PM_PRESENT),
 		  !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE), !!(ent & MMF_PM_SOFT_DIRTY),
 		  !!(ent & MMF_PM_UFFD_WP));
-	sb_puts(&sb, "calls that touched it, newest first:\n");
+	mmf_sb_puts(&sb, "calls that touched it, newest first:\n");
 	for (int h = 0; h < MMF_HIST && mmf_page_hist(sp, h) >= 0; h++) {
-		sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
+		mmf_sb_printf(&sb, "  %d: ", mmf_page_hist(sp, h));
 		mmf_stmt_print(&in->p->stmts[mmf_page_hist(sp, h)], &sb);
-		sb_puts(&sb, "\n");
+		mmf_sb_puts(&sb, "\n");
 	}
 	mmf_interp_report(in, sb.buf, sb.len);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 void mmf_pmcheck_written(struct mmf_interp *in, int fd, unsigned int checks, int si, long res)

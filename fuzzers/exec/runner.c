@@ -59,9 +59,9 @@ int mmf_exec_init(void)
 
 static void add_report(struct mmf_exec_result *r, const char *title, const char *body)
 {
-	r->reports = xrealloc(r->reports, (r->nr_reports + 1) * sizeof(*r->reports));
-	r->reports[r->nr_reports].title = xstrdup(title);
-	r->reports[r->nr_reports].body = xstrdup(body);
+	r->reports = mmf_xrealloc(r->reports, (r->nr_reports + 1) * sizeof(*r->reports));
+	r->reports[r->nr_reports].title = mmf_xstrdup(title);
+	r->reports[r->nr_reports].body = mmf_xstrdup(body);
 	r->reports[r->nr_reports].kernel = false;
 	r->nr_reports++;
 }
@@ -93,14 +93,14 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
 			c.party = party;
 			c.res = res;
 			c.swapped = sw;
-			r->results = xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
+			r->results = mmf_xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
 			r->results[r->nr_results++] = c;
 			r->swapped += sw > 0 ? sw : 0;
 			p = nl + 1;
 		} else if (sscanf(p, "C %zu", &n) == 1 && n <= (size_t)(end - nl - 1)) {
 			char *text = nl + 1, *tnl = memchr(text, '\n', n);
-			char *title = xasprintf("%.*s", (int)(tnl ? tnl - text : (long)n), text);
-			char *body = xasprintf("%.*s", (int)n, text);
+			char *title = mmf_xasprintf("%.*s", (int)(tnl ? tnl - text : (long)n), text);
+			char *body = mmf_xasprintf("%.*s", (int)n, text);
 
 			add_report(r, title, body);
 			free(title);
@@ -127,12 +127,12 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 {
 	int pfd = syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd pf = { .fd = pfd, .events = POLLIN };
-	uint64_t deadline = now_ns() + (uint64_t)o->timeout_ms * 1000000;
-	struct mmf_hang_watch *w = xcalloc(MMF_MAX_STMTS + 1, sizeof(*w));
+	uint64_t deadline = mmf_now_ns() + (uint64_t)o->timeout_ms * 1000000;
+	struct mmf_hang_watch *w = mmf_xcalloc(MMF_MAX_STMTS + 1, sizeof(*w));
 	int timed_out = 0;
 
 	while (pfd >= 0) {
-		uint64_t now = now_ns();
+		uint64_t now = mmf_now_ns();
 		long left = now >= deadline ? 0 : (long)((deadline - now) / 1000000);
 		struct strbuf sb;
 		int rc;
@@ -142,20 +142,20 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 			continue;
 		if (rc != 0)
 			break;
-		now = now_ns();
+		now = mmf_now_ns();
 		timed_out = now >= deadline;
 		if (!board && !timed_out)
 			continue;
-		sb_init(&sb);
+		mmf_sb_init(&sb);
 		if (board && mmf_hang_scan(board, w, p, now, timed_out, &sb)) {
 			char *nl = strchr(sb.buf, '\n');
-			char *title = xasprintf("%.*s", (int)(nl - sb.buf), sb.buf);
+			char *title = mmf_xasprintf("%.*s", (int)(nl - sb.buf), sb.buf);
 
 			add_report(r, title, sb.buf);
 			free(title);
 			timed_out = 1;
 		}
-		sb_free(&sb);
+		mmf_sb_free(&sb);
 		if (timed_out)
 			break;
 	}
@@ -177,27 +177,27 @@ static void check_accounting(struct mmf_exec_result *r, const struct mmf_acct_sy
 	struct strbuf sb;
 	char *t;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_acct_sys_check(before, &sb);
 	for (t = sb.buf; t && *t;) {
 		char *nl = strchr(t, '\n'), *next = strstr(t + 1, "\nACCOUNTING: ");
-		char *title = xasprintf("%.*s", (int)(nl ? nl - t : (long)strlen(t)), t);
+		char *title = mmf_xasprintf("%.*s", (int)(nl ? nl - t : (long)strlen(t)), t);
 		char *body;
 
 		next = next ? next + 1 : t + strlen(t);
-		body = xasprintf("%.*s", (int)(next - t), t);
+		body = mmf_xasprintf("%.*s", (int)(next - t), t);
 		add_report(r, title, body);
 		free(title);
 		free(body);
 		t = next;
 	}
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		  struct mmf_exec_result *r)
 {
-	uint64_t start = now_ns();
+	uint64_t start = mmf_now_ns();
 	struct mmf_exec_saved saved;
 	struct mmf_hang_board *board;
 	struct mmf_acct_sys acct;
@@ -212,12 +212,12 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	if (o->exec_log_fd >= 0) {
 		struct strbuf sb;
 
-		sb_init(&sb);
-		sb_puts(&sb, MMF_PROG_EXEC_MARK "\n");
+		mmf_sb_init(&sb);
+		mmf_sb_puts(&sb, MMF_PROG_EXEC_MARK "\n");
 		mmf_prog_print(p, &sb);
-		sb_puts(&sb, "\n");
-		write_all(o->exec_log_fd, sb.buf, sb.len);
-		sb_free(&sb);
+		mmf_sb_puts(&sb, "\n");
+		mmf_write_all(o->exec_log_fd, sb.buf, sb.len);
+		mmf_sb_free(&sb);
 	}
 	outfd = memfd_create("mmfuzz-out", MFD_CLOEXEC);
 	if (outfd < 0 || fcntl(outfd, F_SETFL, O_APPEND))
@@ -237,7 +237,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	if (pid == 0) {
 		mmf_hang_board = board;
 		setpgid(0, 0);
-		die_with_parent(parent, SIGKILL, 0);
+		mmf_die_with_parent(parent, SIGKILL, 0);
 		if (o->cgroup_procs) {
 			int fd = open(o->cgroup_procs, O_WRONLY | O_CLOEXEC);
 
@@ -260,10 +260,10 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	mmf_cg_restore(o, &saved);
 	mmf_knobs_restore(o, &saved);
-	r->ns = now_ns() - start;
+	r->ns = mmf_now_ns() - start;
 	check_accounting(r, &acct);
 	len = lseek(outfd, 0, SEEK_END);
-	buf = xmalloc(len + 1);
+	buf = mmf_xmalloc(len + 1);
 	if (pread(outfd, buf, len, 0) == (ssize_t)len)
 		parse_records(r, buf, len);
 	free(buf);

@@ -246,7 +246,7 @@ static int open_uffd(int via)
 static long uffd_open(struct mmf_interp *in, int via, uint64_t features)
 {
 	struct uffdio_api api = { .api = UFFD_API, .features = features };
-	struct mmf_uffd *u = xcalloc(1, sizeof(*u));
+	struct mmf_uffd *u = mmf_xcalloc(1, sizeof(*u));
 	int e;
 
 	u->psz = in->psz;

@@ -25,7 +25,7 @@ static char *newest_progs(const char *dir)
 		if ((sscanf(e->d_name, "progs.%d%c", &n, &c) == 1 ||
 		     sscanf(e->d_name, "prog.%d%c", &n, &c) == 1) && n > best_n) {
 			free(best);
-			best = xasprintf("%s/%s", dir, e->d_name);
+			best = mmf_xasprintf("%s/%s", dir, e->d_name);
 			best_n = n;
 		}
 	}
@@ -36,10 +36,10 @@ static char *newest_progs(const char *dir)
 
 int mmf_crash_load(const char *dir, struct mmf_crash_progs *c, char *err, size_t n)
 {
-	char *path = xasprintf("%s/title", dir), *text, e[256];
+	char *path = mmf_xasprintf("%s/title", dir), *text, e[256];
 
 	memset(c, 0, sizeof(*c));
-	c->title = read_file(path, NULL);
+	c->title = mmf_read_file(path, NULL);
 	if (!c->title || !*c->title) {
 		snprintf(err, n, "%s: %s", path, c->title ? "empty" : strerror(errno));
 		goto fail;
@@ -51,7 +51,7 @@ int mmf_crash_load(const char *dir, struct mmf_crash_progs *c, char *err, size_t
 		snprintf(err, n, "%s: no programs (progs.N) saved with this crash", dir);
 		goto fail;
 	}
-	text = read_file(path, NULL);
+	text = mmf_read_file(path, NULL);
 	if (!text) {
 		snprintf(err, n, "%s: %s", path, strerror(errno));
 		goto fail;
@@ -81,14 +81,14 @@ int mmf_crash_save_repro(const char *dir, const char *title,
 			 const struct mmf_repro_result *res)
 {
 	struct strbuf sb, csrc;
-	char *store = xstrdup(dir), *slash;
+	char *store = mmf_xstrdup(dir), *slash;
 	int r;
 
-	sb_init(&sb);
-	sb_init(&csrc);
+	mmf_sb_init(&sb);
+	mmf_sb_init(&csrc);
 	for (int i = 0; i < res->nr_progs; i++) {
 		if (res->nr_progs > 1)
-			sb_printf(&sb, "%s %d of %d, run concurrently\n", MMF_PROG_EXEC_MARK,
+			mmf_sb_printf(&sb, "%s %d of %d, run concurrently\n", MMF_PROG_EXEC_MARK,
 				  i + 1, res->nr_progs);
 		mmf_prog_print(&res->progs[i], &sb);
 	}
@@ -103,8 +103,8 @@ int mmf_crash_save_repro(const char *dir, const char *title,
 		mmf_prog_csource(&res->progs[0], &csrc);
 	r = mmf_store_set_repro(slash ? store : ".", title, csrc.len ? "c" : "prog", sb.buf,
 				csrc.len ? csrc.buf : NULL);
-	sb_free(&sb);
-	sb_free(&csrc);
+	mmf_sb_free(&sb);
+	mmf_sb_free(&csrc);
 	free(store);
 	return r;
 }

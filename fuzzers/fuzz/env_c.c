@@ -30,12 +30,12 @@ static void siblings(const struct mmf_env_opts *o, struct mmf_env *env)
 		struct mmf_cgroup *cg;
 
 		if (mmf_cg_create(env->j, names[i], &cg) < 0) {
-			warnx_("sibling memory cgroup: %s", mmf_sys_err());
+			mmf_warnx_("sibling memory cgroup: %s", mmf_sys_err());
 			return;
 		}
 		env->sibs[i] = cg;
 		if (mmf_cg_set_limit(cg, o->cg_limit, o->cg_limit * 3 / 4, -1) < 0)
-			warnx_("sibling memory cgroup: %s", mmf_sys_err());
+			mmf_warnx_("sibling memory cgroup: %s", mmf_sys_err());
 		snprintf(env->cgdirs[i + 1], sizeof(env->cgdirs[i + 1]), "%s", mmf_cg_path(cg));
 	}
 }
@@ -49,7 +49,7 @@ static int journal_knob(struct mmf_env *env, const char *path)
 	    mmf_knob_value(raw, val, sizeof(val)) < 0)
 		return -1;
 	if (mmf_knob_set(env->j, path, val) < 0) {
-		warnx_("%s", mmf_sys_err());
+		mmf_warnx_("%s", mmf_sys_err());
 		return -1;
 	}
 	return 0;
@@ -77,7 +77,7 @@ void mmf_env_teardown_c(struct mmf_env *env)
 {
 	for (int i = MMF_NR_CGROUPS - 2; i >= 0; i--) {
 		if (env->sibs[i] && mmf_cg_destroy(env->sibs[i]) < 0)
-			warnx_("%s", mmf_sys_err());
+			mmf_warnx_("%s", mmf_sys_err());
 		env->sibs[i] = NULL;
 	}
 }

@@ -37,7 +37,7 @@ struct vmstat {
 
 static void read_vmstat(struct vmstat *v)
 {
-	char *s = read_file("/proc/vmstat", NULL);
+	char *s = mmf_read_file("/proc/vmstat", NULL);
 	static const struct {
 		const char *key;
 		size_t off;
@@ -89,7 +89,7 @@ static int new_signal(uint8_t *seen, const struct mmf_prog *p, const struct mmf_
 static void progress(const struct mmf_fuzz_stats *st, uint64_t t0, const struct vmstat *v0,
 		     int pool)
 {
-	double secs = (now_ns() - t0) / 1e9;
+	double secs = (mmf_now_ns() - t0) / 1e9;
 	struct vmstat v;
 
 	read_vmstat(&v);
@@ -119,7 +119,7 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			printf("%s\n", r->reports[i].body);
 		if (saved) {
 			printf("REPORT: %s\n", r->reports[i].title);
-			warnx_("cannot save the report: %s", mmf_store_err());
+			mmf_warnx_("cannot save the report: %s", mmf_store_err());
 			mmf_tally_add(&st->tally, r->reports[i].title, NULL);
 			continue;
 		}
@@ -150,7 +150,7 @@ static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stat
 		if (!strcmp(o->lkdtm, "HUNG_TASK"))
 			mmf_sysfs_write("/proc/sys/kernel/hung_task_timeout_secs", "20");
 		if (mmf_sysfs_write(lkdtm, o->lkdtm) < 0)
-			warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
+			mmf_warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
 	}
 	if (o->kmsg_after && st->progs == (uint64_t)o->kmsg_after) {
 		/* As mm/debug check_mm() prints it, at the kernel's warning level. */
@@ -160,7 +160,7 @@ static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stat
 		printf("mmfuzz: test hook: a report into /dev/kmsg\n");
 		fflush(stdout);
 		if (mmf_sysfs_write("/dev/kmsg", rss) < 0)
-			warnx_("test hook: /dev/kmsg: %s", mmf_sys_err());
+			mmf_warnx_("test hook: /dev/kmsg: %s", mmf_sys_err());
 	}
 	if (o->stall_after && st->progs == (uint64_t)o->stall_after) {
 		printf("mmfuzz: test hook: going silent\n");
@@ -176,12 +176,12 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = o->corrupt_after,
 				    .corrupt_tag = o->corrupt_tag, .hang_after = -1 };
-	struct mmf_prog *pool = xcalloc(POOL_MAX, sizeof(*pool));
-	uint8_t *seen = xcalloc(SIGNAL_BITS / 8, 1);
+	struct mmf_prog *pool = mmf_xcalloc(POOL_MAX, sizeof(*pool));
+	uint8_t *seen = mmf_xcalloc(SIGNAL_BITS / 8, 1);
 	struct mmf_stress_target target;
 	struct mmf_stress_run *run = NULL;
 	struct mmf_prog prog;
-	uint64_t t0 = now_ns(), last = t0;
+	uint64_t t0 = mmf_now_ns(), last = t0;
 	char err[512];
 	struct mmf_rand rnd;
 	struct vmstat v0;
@@ -191,11 +191,11 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	memset(st, 0, sizeof(*st));
 	mmf_rand_seed(&rnd, o->seed);
 	if (o->findings && mmf_findings_open(o->findings))
-		warnx_("findings channel %s: %s: findings stay in this guest", o->findings,
+		mmf_warnx_("findings channel %s: %s: findings stay in this guest", o->findings,
 		       strerror(errno));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	logpath = o->exec_log ? xstrdup(o->exec_log) : xasprintf("%s/exec.log", o->out);
+	logpath = o->exec_log ? mmf_xstrdup(o->exec_log) : mmf_xasprintf("%s/exec.log", o->out);
 	eo.exec_log_fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	free(logpath);
 	if (eo.exec_log_fd < 0)
@@ -206,15 +206,15 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	mmf_env_exec_opts_c(env, &eo);
 	eo.kmsg = mmf_kmsg_open();
 	if (!eo.kmsg)
-		warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",
+		mmf_warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",
 		       strerror(errno));
 	mmf_stress_target_of(env, o->out, &target);
 	if (mmf_stress_start(&o->stress, &target, o->seed, &run, err, sizeof(err))) {
-		warnx_("%s: fuzzing without stressors", err);
+		mmf_warnx_("%s: fuzzing without stressors", err);
 		run = NULL;
 	}
 	read_vmstat(&v0);
-	while (!stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms) {
+	while (!stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms) {
 		struct mmf_exec_result r;
 
 		test_hooks(o, st);
@@ -225,7 +225,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 			mmf_prog_mutate(&rnd, &prog, &pool[mmf_rand_below(&rnd, npool)]);
 		}
 		if (mmf_exec_prog(&prog, &eo, &r)) {
-			warnx_("cannot run a program: %s", strerror(errno));
+			mmf_warnx_("cannot run a program: %s", strerror(errno));
 			break;
 		}
 		st->progs++;
@@ -244,9 +244,9 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		mmf_exec_result_free(&r);
 		mmf_env_restore_swaps(env);
 		mmf_stress_beat(run);
-		if (now_ns() - last >= (uint64_t)o->progress_ms * 1000000) {
+		if (mmf_now_ns() - last >= (uint64_t)o->progress_ms * 1000000) {
 			progress(st, t0, &v0, npool);
-			last = now_ns();
+			last = mmf_now_ns();
 		}
 	}
 	progress(st, t0, &v0, npool);

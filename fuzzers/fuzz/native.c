@@ -30,12 +30,12 @@ static void read_all(int fd, struct strbuf *sb)
 
 	while ((k = read(fd, buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR))
 		if (k > 0)
-			sb_add(sb, buf, k);
+			mmf_sb_add(sb, buf, k);
 }
 
 static void kmsg_title(const char *title, const char *text, void *arg)
 {
-	sb_printf(arg, "%s\n", title);
+	mmf_sb_printf(arg, "%s\n", title);
 }
 
 int mmf_native_titles(const struct mmf_exec_opts *opts, const struct mmf_prog *progs, int n,
@@ -81,14 +81,14 @@ int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *t
 	char *line, *save;
 	int hit = 0;
 
-	sb_init(&titles);
+	mmf_sb_init(&titles);
 	if (mmf_native_titles(ctx, progs, n, &titles)) {
-		sb_free(&titles);
+		mmf_sb_free(&titles);
 		return -1;
 	}
 	line = titles.len ? strtok_r(titles.buf, "\n", &save) : NULL;
 	for (; line; line = strtok_r(NULL, "\n", &save))
 		hit |= !strcmp(line, title);
-	sb_free(&titles);
+	mmf_sb_free(&titles);
 	return hit;
 }

@@ -31,18 +31,18 @@ int mmf_findings_open(const char *path)
 /* Wait for the host's word on seq; false after ACK_MS or on a bad answer. */
 static bool acked(unsigned long seq)
 {
-	uint64_t end = now_ns() + ACK_MS * 1000000ull;
+	uint64_t end = mmf_now_ns() + ACK_MS * 1000000ull;
 	char buf[256];
 	size_t len = 0;
 
-	while (now_ns() < end) {
+	while (mmf_now_ns() < end) {
 		struct pollfd pfd = { .fd = findings_fd, .events = POLLIN };
 		unsigned long got;
 		size_t used;
 		ssize_t r;
 		int k;
 
-		if (poll(&pfd, 1, (int)((end - now_ns()) / 1000000) + 1) <= 0)
+		if (poll(&pfd, 1, (int)((end - mmf_now_ns()) / 1000000) + 1) <= 0)
 			continue;
 		r = read(findings_fd, buf + len, sizeof(buf) - len);
 		if (r <= 0) {
@@ -73,35 +73,35 @@ static void send_finding(const struct mmf_crash *c)
 	unsigned long seq = ((unsigned long)getpid() << 20) + ++findings_sent;
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_wire_put(&sb, seq, c);
 	while (fcntl(findings_fd, F_SETLKW, &fl) && errno == EINTR)
 		;
-	if (write_all(findings_fd, sb.buf, sb.len) || !acked(seq))
-		warnx_("findings channel: '%s' did not reach the host (it stays in this"
+	if (mmf_write_all(findings_fd, sb.buf, sb.len) || !acked(seq))
+		mmf_warnx_("findings channel: '%s' did not reach the host (it stays in this"
 		       " guest's store)", c->title);
 	fl.l_type = F_UNLCK;
 	fcntl(findings_fd, F_SETLK, &fl);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
 		   struct mmf_store_added *res)
 {
-	char *dir = xasprintf("%s/crashes", out), *kernel = NULL;
+	char *dir = mmf_xasprintf("%s/crashes", out), *kernel = NULL;
 	struct mmf_crash c = { .title = r->title, .report = r->body };
 	struct utsname u;
 	struct strbuf prog;
 	int ret;
 
-	sb_init(&prog);
+	mmf_sb_init(&prog);
 	mmf_prog_print(p, &prog);
 	c.progs = prog.buf ? prog.buf : "";
 	/* The kernel-log oracle's report text is the log around the report. */
 	if (r->kernel)
 		c.log = r->body;
 	if (!uname(&u)) {
-		kernel = xasprintf("%s %s", u.release, u.version);
+		kernel = mmf_xasprintf("%s %s", u.release, u.version);
 		c.kernel = kernel;
 		c.arch = u.machine;
 	}
@@ -111,6 +111,6 @@ int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struc
 		send_finding(&c);
 	free(kernel);
 	free(dir);
-	sb_free(&prog);
+	mmf_sb_free(&prog);
 	return ret;
 }

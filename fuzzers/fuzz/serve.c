@@ -38,9 +38,9 @@ static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const 
 			break;
 		if (r < 0)
 			continue;
-		sb_puts(out, MMF_SERVE_BENCH);
+		mmf_sb_puts(out, MMF_SERVE_BENCH);
 		mmf_bench_json(name, i + 1, &res, out);
-		sb_puts(out, "\n");
+		mmf_sb_puts(out, "\n");
 	}
 	return 0;
 }
@@ -54,24 +54,24 @@ static void answer(int fd, const struct mmf_exec_opts *opts, struct mmf_journal 
 	char err[256], *line, *save;
 	int n, rc;
 
-	sb_init(&out);
-	sb_init(&titles);
+	mmf_sb_init(&out);
+	mmf_sb_init(&titles);
 	if (!strncmp(req, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
 		rc = bench(opts, j, req, &out);
 		goto done;
 	}
 	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));
 	if (n < 0)
-		warnx_("serve: bad request: %s", err);
+		mmf_warnx_("serve: bad request: %s", err);
 	rc = n < 0 ? -1 : mmf_native_titles(opts, progs, n, &titles);
 	line = titles.len ? strtok_r(titles.buf, "\n", &save) : NULL;
 	for (; line; line = strtok_r(NULL, "\n", &save))
-		sb_printf(&out, MMF_SERVE_TITLE "%s\n", line);
+		mmf_sb_printf(&out, MMF_SERVE_TITLE "%s\n", line);
 done:
-	sb_printf(&out, MMF_SERVE_DONE "%d\n", rc);
-	write_all(fd, out.buf, out.len);
-	sb_free(&out);
-	sb_free(&titles);
+	mmf_sb_printf(&out, MMF_SERVE_DONE "%d\n", rc);
+	mmf_write_all(fd, out.buf, out.len);
+	mmf_sb_free(&out);
+	mmf_sb_free(&titles);
 }
 
 int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
@@ -81,7 +81,7 @@ int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
 	char buf[4096];
 	ssize_t k;
 
-	sb_init(&in);
+	mmf_sb_init(&in);
 	if (dprintf(fd, MMF_SERVE_READY "\n") < 0)
 		return -1;
 	for (;;) {
@@ -92,7 +92,7 @@ int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
 			continue;
 		if (k <= 0)
 			break;
-		sb_add(&in, buf, k);
+		mmf_sb_add(&in, buf, k);
 		/* A request may end in the middle of a read, several in one. */
 		while (in.len && (e = strstr(in.buf, end))) {
 			size_t used = e - in.buf + strlen(end);
@@ -103,6 +103,6 @@ int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
 			in.len -= used;
 		}
 	}
-	sb_free(&in);
+	mmf_sb_free(&in);
 	return k < 0 ? -1 : 0;
 }

@@ -54,7 +54,7 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 	bool found = false;
 
 	if (mmf_env_setup(&o->env, &env, err, sizeof(err))) {
-		warnx_("stress: %s", err);
+		mmf_warnx_("stress: %s", err);
 		return -1;
 	}
 	printf("stress: %d swap device(s):", env.set.nr);
@@ -64,20 +64,20 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 	if (o->hog_bytes) {
 		hog = mmf_hog_start(env.cg, o->hog_bytes);
 		if (hog < 0)
-			warnx_("stress: %s", mmf_sys_err());
+			mmf_warnx_("stress: %s", mmf_sys_err());
 	}
 	mmf_stress_target_of(&env, o->out, &t);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (mmf_stress_start(&o->sel, &t, o->seed, &run, err, sizeof(err))) {
-		warnx_("%s", err);
+		mmf_warnx_("%s", err);
 		rc = -1;
 	} else {
 		printf("stress: running %d stressor(s) for %lld s, seed %llu (runner %d)\n",
 		       o->sel.nr, (long long)o->duration_ms / 1000, (unsigned long long)o->seed,
 		       (int)mmf_stress_pid(run));
 		fflush(stdout);
-		for (t0 = now_ns(); !stop && (int64_t)((now_ns() - t0) / 1000000) < o->duration_ms;)
+		for (t0 = mmf_now_ns(); !stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms;)
 			usleep(50 * 1000);
 		found = mmf_stress_reports(run) > 0;
 		mmf_stress_stop(run);

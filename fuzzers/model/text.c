@@ -26,14 +26,14 @@ static void print_flags(const struct mmf_flag_set *set, uint64_t v, struct strbu
 	for (int i = 0; i < set->nr && v; i++) {
 		if (!set->flags[i].val || (v & set->flags[i].val) != set->flags[i].val)
 			continue;
-		sb_printf(sb, "%s%s", first ? "" : "|", set->flags[i].name);
+		mmf_sb_printf(sb, "%s%s", first ? "" : "|", set->flags[i].name);
 		v &= ~set->flags[i].val;
 		first = false;
 	}
 	if (v)
-		sb_printf(sb, "%s0x%llx", first ? "" : "|", (unsigned long long)v);
+		mmf_sb_printf(sb, "%s0x%llx", first ? "" : "|", (unsigned long long)v);
 	else if (first)
-		sb_puts(sb, set->flags[0].val ? "0" : set->flags[0].name);
+		mmf_sb_puts(sb, set->flags[0].val ? "0" : set->flags[0].name);
 }
 
 static void print_arg(const struct mmf_arg_desc *a, uint64_t v, struct strbuf *sb)
@@ -43,19 +43,19 @@ static void print_arg(const struct mmf_arg_desc *a, uint64_t v, struct strbuf *s
 	case MMF_ARG_FILE:
 	case MMF_ARG_CHILD:
 	case MMF_ARG_SWAP:
-		sb_printf(sb, "%s%llu", res_prefix[a->type], (unsigned long long)v);
+		mmf_sb_printf(sb, "%s%llu", res_prefix[a->type], (unsigned long long)v);
 		break;
 	case MMF_ARG_BACKING:
 		if (v == MMF_BACKING_ANON)
-			sb_puts(sb, "anon");
+			mmf_sb_puts(sb, "anon");
 		else
-			sb_printf(sb, "f%llu", (unsigned long long)v - 1);
+			mmf_sb_printf(sb, "f%llu", (unsigned long long)v - 1);
 		break;
 	case MMF_ARG_TARGET:
 		if (v == MMF_TARGET_SELF)
-			sb_puts(sb, "self");
+			mmf_sb_puts(sb, "self");
 		else
-			sb_printf(sb, "c%llu", (unsigned long long)v - 1);
+			mmf_sb_printf(sb, "c%llu", (unsigned long long)v - 1);
 		break;
 	case MMF_ARG_FLAGS:
 		print_flags(a->set, v, sb);
@@ -63,21 +63,21 @@ static void print_arg(const struct mmf_arg_desc *a, uint64_t v, struct strbuf *s
 	case MMF_ARG_ENUM:
 		for (int i = 0; i < a->set->nr; i++) {
 			if (a->set->flags[i].val == v) {
-				sb_puts(sb, a->set->flags[i].name);
+				mmf_sb_puts(sb, a->set->flags[i].name);
 				return;
 			}
 		}
-		sb_printf(sb, "0x%llx", (unsigned long long)v);
+		mmf_sb_printf(sb, "0x%llx", (unsigned long long)v);
 		break;
 	case MMF_ARG_TAG:
-		sb_printf(sb, "0x%02llx", (unsigned long long)v);
+		mmf_sb_printf(sb, "0x%02llx", (unsigned long long)v);
 		break;
 	case MMF_ARG_INT:
-		sb_printf(sb, "%lld", (long long)v);
+		mmf_sb_printf(sb, "%lld", (long long)v);
 		break;
 	case MMF_ARG_PAGE:
 	case MMF_ARG_NPAGES:
-		sb_printf(sb, "%llu", (unsigned long long)v);
+		mmf_sb_printf(sb, "%llu", (unsigned long long)v);
 		break;
 	}
 }
@@ -89,23 +89,23 @@ void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb)
 
 	if (d->flags & MMF_CALL_DEFINES) {
 		print_arg(&d->args[0], s->args[0], sb);
-		sb_puts(sb, " = ");
+		mmf_sb_puts(sb, " = ");
 		first = 1;
 	}
-	sb_puts(sb, d->name);
+	mmf_sb_puts(sb, d->name);
 	if (d->block == MMF_BLOCK_FORK || d->block == MMF_BLOCK_THREAD) {
-		sb_puts(sb, " {");
+		mmf_sb_puts(sb, " {");
 		return;
 	}
 	if (d->block != MMF_BLOCK_NONE)
 		return;
-	sb_puts(sb, "(");
+	mmf_sb_puts(sb, "(");
 	for (int i = first; i < d->nr_args; i++) {
 		if (i > first)
-			sb_puts(sb, ", ");
+			mmf_sb_puts(sb, ", ");
 		print_arg(&d->args[i], s->args[i], sb);
 	}
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 void mmf_stmt_title(const struct mmf_stmt *s, struct strbuf *sb)
@@ -113,12 +113,12 @@ void mmf_stmt_title(const struct mmf_stmt *s, struct strbuf *sb)
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
 	const struct mmf_arg_desc *a = &d->args[d->nr_args - 1];
 
-	sb_puts(sb, d->name);
+	mmf_sb_puts(sb, d->name);
 	if (!(d->flags & MMF_CALL_ADVICE))
 		return;
 	for (int i = 0; i < a->set->nr; i++)
 		if (a->set->flags[i].val == s->args[d->nr_args - 1])
-			sb_printf(sb, "(%s)", a->set->flags[i].name);
+			mmf_sb_printf(sb, "(%s)", a->set->flags[i].name);
 }
 
 void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb)
@@ -131,13 +131,13 @@ void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb)
 		if (s->id != MMF_COMMENT && mmf_calls[s->id].block == MMF_BLOCK_END)
 			depth = 0;
 		if (depth)
-			sb_puts(sb, "\t");
+			mmf_sb_puts(sb, "\t");
 		if (s->id == MMF_COMMENT) {
-			sb_printf(sb, "# %s\n", p->text + s->comment);
+			mmf_sb_printf(sb, "# %s\n", p->text + s->comment);
 			continue;
 		}
 		mmf_stmt_print(s, sb);
-		sb_puts(sb, "\n");
+		mmf_sb_puts(sb, "\n");
 		if (mmf_calls[s->id].block == MMF_BLOCK_FORK ||
 		    mmf_calls[s->id].block == MMF_BLOCK_THREAD)
 			depth = 1;
@@ -438,8 +438,8 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 int mmf_progs_parse(const char *log, struct mmf_prog *progs, int max, char *err, size_t errlen)
 {
 	static const char mark[] = "\n" MMF_PROG_EXEC_MARK;
-	struct mmf_prog *cur = xmalloc(sizeof(*cur));
-	char *text = xstrdup(log), *p = text, e[200];
+	struct mmf_prog *cur = mmf_xmalloc(sizeof(*cur));
+	char *text = mmf_xstrdup(log), *p = text, e[200];
 	int n = 0, seen = 0;
 
 	while (p && *p && max > 0) {
@@ -461,7 +461,7 @@ int mmf_progs_parse(const char *log, struct mmf_prog *progs, int max, char *err,
 	free(text);
 	if (n > max) {
 		/* Ring order back to run order: the oldest kept program first. */
-		struct mmf_prog *tmp = xmalloc(max * sizeof(*tmp));
+		struct mmf_prog *tmp = mmf_xmalloc(max * sizeof(*tmp));
 
 		for (int i = 0; i < max; i++)
 			tmp[i] = progs[(n + i) % max];

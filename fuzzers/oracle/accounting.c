@@ -78,11 +78,11 @@ void mmf_acct_skew_set(const char *what, const char *spec)
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 			known |= strlen(names[i]) == len && !strncmp(e, names[i], len);
 		if (!known || e[len] != ':')
-			die("%s: bad --acct-skew '%s' (COUNTER:KB, COUNTER one of Mlocked,"
+			mmf_die("%s: bad --acct-skew '%s' (COUNTER:KB, COUNTER one of Mlocked,"
 			    " Unevictable, RssAnon, VmSwap, VmLck)", what, spec);
 		strtol(e + len + 1, &end, 10);
 		if (end == e + len + 1 || (*end && *end != '+'))
-			die("%s: bad --acct-skew '%s': '%.*s' is no number of kB", what, spec,
+			mmf_die("%s: bad --acct-skew '%s': '%.*s' is no number of kB", what, spec,
 			    (int)strcspn(e + len + 1, "+"), e + len + 1);
 		e = *end ? end + 1 : NULL;
 	}
@@ -161,7 +161,7 @@ static long others_locked_kb(void)
 
 static bool meminfo_read(long kb[MMF_ACCT_NR])
 {
-	char *t = read_file("/proc/meminfo", NULL);
+	char *t = mmf_read_file("/proc/meminfo", NULL);
 	bool ok = t != NULL;
 
 	for (int i = 0; i < MMF_ACCT_NR; i++) {
@@ -241,7 +241,7 @@ int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acc
 		}
 		if (!ok || lo <= counters[i].tol_kb || hi - lo > STABLE_KB)
 			continue;
-		sb_printf(out, "ACCOUNTING: %s grew after the program exited\n"
+		mmf_sb_printf(out, "ACCOUNTING: %s grew after the program exited\n"
 			  "%s grew by %ld kB after the program and all its processes exited"
 			  " (tolerance %ld kB; %d readings within %ld kB, from %ld kB;"
 			  " other processes' VmLck %ld kB before, %ld kB after, taken off)\n",
@@ -276,9 +276,9 @@ int mmf_acct_sys_check(const struct mmf_acct_sys *before, struct strbuf *out)
  */
 void mmf_acct_proc_read(struct mmf_acct_proc *p)
 {
-	char *st = read_file("/proc/self/status", NULL);
-	char *sm = read_file("/proc/self/smaps_rollup", NULL);
-	char *st2 = read_file("/proc/self/status", NULL);
+	char *st = mmf_read_file("/proc/self/status", NULL);
+	char *sm = mmf_read_file("/proc/self/smaps_rollup", NULL);
+	char *st2 = mmf_read_file("/proc/self/status", NULL);
 	bool moved = !st2 || !st || field_kb(st, "RssAnon") != field_kb(st2, "RssAnon") ||
 		     field_kb(st, "VmSwap") != field_kb(st2, "VmSwap");
 
@@ -312,7 +312,7 @@ static int differ(struct strbuf *out, const char *a, long av, const char *b, lon
 {
 	if (av < 0 || bv < 0 || labs(av - bv) <= tol)
 		return 0;
-	sb_printf(out, "ACCOUNTING: %s differs from smaps_rollup %s at the end of the program\n"
+	mmf_sb_printf(out, "ACCOUNTING: %s differs from smaps_rollup %s at the end of the program\n"
 		  "/proc/self/status %s is %ld kB, /proc/self/smaps_rollup %s is %ld kB:"
 		  " %ld kB apart, tolerance %ld kB (per-CPU counter batches)\n",
 		  a, b, a, av, b, bv, av - bv, tol);
@@ -334,7 +334,7 @@ int mmf_acct_proc_compare(const struct mmf_acct_proc *p, const struct mmf_shadow
 	want = vmlck_base_kb + locked * (psz / 1024);
 	if (p->vm_lck == want)
 		return n;
-	sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
+	mmf_sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
 		  "VmLck is %ld kB at the end of the program, the model locked %ld pages:"
 		  " expected %ld kB\n", p->vm_lck, locked, want);
 	return n + 1;

@@ -70,7 +70,7 @@ int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *
 
 long mmf_acct_vmlck_kb(void)
 {
-	char *st = read_file("/proc/self/status", NULL);
+	char *st = mmf_read_file("/proc/self/status", NULL);
 	char *p = st ? strstr(st, "\nVmLck:") : NULL;
 	long kb = p ? strtol(p + 7, NULL, 10) : -1;
 
@@ -100,7 +100,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 				continue;
 			if (vec[i] & 1)
 				continue;
-			sb_printf(out, "ACCOUNTING: mlocked page not resident\n"
+			mmf_sb_printf(out, "ACCOUNTING: mlocked page not resident\n"
 				  "page %d of the range (arena page %d) not resident after %s"
 				  " returned 0 (mincore)\n", i, idx + i, mmf_calls[s->id].name);
 			return 1;
@@ -113,7 +113,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 	got = mmf_acct_vmlck_kb();
 	if (got < 0 || got == want)
 		return 0;
-	sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
+	mmf_sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
 		  "VmLck is %ld kB after %s, the model locked %ld pages: expected %ld kB\n",
 		  got, mmf_calls[s->id].name, locked, want);
 	return 1;

@@ -28,7 +28,7 @@ struct mmf_kmsg {
 
 static unsigned long read_taint(void)
 {
-	char *s = read_file("/proc/sys/kernel/tainted", NULL);
+	char *s = mmf_read_file("/proc/sys/kernel/tainted", NULL);
 	unsigned long t = s ? strtoul(s, NULL, 10) : 0;
 
 	free(s);
@@ -43,7 +43,7 @@ struct mmf_kmsg *mmf_kmsg_open(void)
 	if (fd < 0)
 		return NULL;
 	lseek(fd, 0, SEEK_END);
-	k = xmalloc(sizeof(*k));
+	k = mmf_xmalloc(sizeof(*k));
 	k->fd = fd;
 	k->taint = read_taint();
 	return k;
@@ -74,9 +74,9 @@ static void add_record(struct strbuf *log, const char *rec, size_t n)
 	sscanf(rec, "%u,%llu,%llu", &prio, &seq, &usec);
 	if (!end || end < semi)
 		end = rec + n;
-	sb_printf(log, "[%5llu.%06llu] ", usec / 1000000, usec % 1000000);
-	sb_add(log, semi + 1, end - semi - 1);
-	sb_puts(log, "\n");
+	mmf_sb_printf(log, "[%5llu.%06llu] ", usec / 1000000, usec % 1000000);
+	mmf_sb_add(log, semi + 1, end - semi - 1);
+	mmf_sb_puts(log, "\n");
 }
 
 int mmf_kmsg_poll(struct mmf_kmsg *k,
@@ -88,7 +88,7 @@ int mmf_kmsg_poll(struct mmf_kmsg *k,
 	unsigned long taint;
 	int nr = 0;
 
-	sb_init(&log);
+	mmf_sb_init(&log);
 	for (;;) {
 		ssize_t n = read(k->fd, rec, sizeof(rec));
 
@@ -121,6 +121,6 @@ int mmf_kmsg_poll(struct mmf_kmsg *k,
 		}
 	}
 	k->taint = taint;
-	sb_free(&log);
+	mmf_sb_free(&log);
 	return nr;
 }

@@ -60,7 +60,7 @@ void mmf_shadow_free(struct mmf_shadow *sh)
 
 struct mmf_shadow *mmf_shadow_new(uint32_t nonce)
 {
-	struct mmf_shadow *sh = xcalloc(1, sizeof(*sh));
+	struct mmf_shadow *sh = mmf_xcalloc(1, sizeof(*sh));
 
 	init_fields(sh, nonce);
 	return sh;
@@ -128,7 +128,7 @@ int mmf_shadow_obj_new(struct mmf_shadow *sh, int npages, bool unknown)
 			continue;
 		ob->live = true;
 		ob->npages = npages;
-		ob->pages = xcalloc(npages, sizeof(*ob->pages));
+		ob->pages = mmf_xcalloc(npages, sizeof(*ob->pages));
 		for (int i = 0; i < npages; i++)
 			ob->pages[i] = unknown ? mmf_vset_unknown : mmf_vset_zero;
 		if (unknown)

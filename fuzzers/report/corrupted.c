@@ -22,7 +22,7 @@ static bool missing_stack(const struct oops_fmt *f, const char *text, size_t len
 		size_t ls, le, nlines = 1;
 		bool framed = false;
 
-		if (!rx_find(*key, text, 0, len, &m))
+		if (!mmf_rx_find(*key, text, 0, len, &m))
 			continue;
 		for (ls = line_end(text, m.so, len); ls < len && nlines < 4;
 		     ls = line_end(text, ls + 1, len))
@@ -32,10 +32,10 @@ static bool missing_stack(const struct oops_fmt *f, const char *text, size_t len
 		ls = line_end(text, m.so, len) + 1;
 		for (int i = 0; i < 15 && ls <= len; i++, ls = le + 1) {
 			le = line_end(text, ls, len);
-			if (is_stack_start(text, ls, le))
+			if (mmf_is_stack_start(text, ls, le))
 				break;
 			if (memmem(text + ls, le - ls, "(stack is not available)", 24) ||
-			    is_frame_line(text, ls, le)) {
+			    mmf_is_frame_line(text, ls, le)) {
 				framed = true;
 				break;
 			}
@@ -69,12 +69,12 @@ static bool cut_in_stack(const char *text, size_t len)
 	return open;
 }
 
-bool report_corrupted(const struct title_result *tr, const char *text, size_t titled,
+bool mmf_report_corrupted(const struct title_result *tr, const char *text, size_t titled,
 		      size_t len)
 {
 	return tr->corrupted ||
 	       /* a timestamp inside the title: lines got merged */
-	       rx_find("\\[ *[0-9]+\\.[0-9]+\\]", tr->title, 0, strlen(tr->title), NULL) ||
+	       mmf_rx_find("\\[ *[0-9]+\\.[0-9]+\\]", tr->title, 0, strlen(tr->title), NULL) ||
 	       missing_stack(tr->fmt, text, len) ||
 	       cut_in_stack(text, titled);
 }

@@ -144,17 +144,17 @@ const char *const mmf_syscall_prefixes[] = {
 static bool match_any(const char *const *res, const char *text, size_t from, size_t to)
 {
 	for (; *res; res++)
-		if (rx_find(*res, text, from, to, NULL))
+		if (mmf_rx_find(*res, text, from, to, NULL))
 			return true;
 	return false;
 }
 
-bool is_stack_start(const char *text, size_t from, size_t to)
+bool mmf_is_stack_start(const char *text, size_t from, size_t to)
 {
 	return match_any(mmf_stack_starts, text, from, to);
 }
 
-bool is_frame_line(const char *text, size_t from, size_t to)
+bool mmf_is_frame_line(const char *text, size_t from, size_t to)
 {
 	return match_any(frame_res, text, from, to);
 }
@@ -169,7 +169,7 @@ static char *canonical_frame(const char *raw)
 		if (!strncmp(raw, *p, n) && strlen(raw + n) < strlen(best))
 			best = raw + n;
 	}
-	return xstrdup(best);
+	return mmf_xstrdup(best);
 }
 
 struct raw_frames {
@@ -181,7 +181,7 @@ static void raw_push(struct raw_frames *rf, char *s)
 {
 	if (rf->n == rf->cap) {
 		rf->cap = rf->cap ? rf->cap * 2 : 16;
-		rf->v = xrealloc(rf->v, rf->cap * sizeof(*rf->v));
+		rf->v = mmf_xrealloc(rf->v, rf->cap * sizeof(*rf->v));
 	}
 	rf->v[rf->n++] = s;
 }
@@ -197,8 +197,8 @@ static bool is_skipped(const struct stack_spec *spec, const char *name)
 {
 	size_t n = strlen(name);
 
-	return rx_find(skip_helpers, name, 0, n, NULL) ||
-	       (spec->skip && rx_find(spec->skip, name, 0, n, NULL));
+	return mmf_rx_find(skip_helpers, name, 0, n, NULL) ||
+	       (spec->skip && mmf_rx_find(spec->skip, name, 0, n, NULL));
 }
 
 /* Every capture of m is a frame name; keep those that are not helpers. */
@@ -210,7 +210,7 @@ static void add_captures(const struct stack_spec *spec, struct raw_frames *rf,
 
 		if (m->cso[i] < 0)
 			continue;
-		name = xmalloc(m->ceo[i] - m->cso[i] + 1);
+		name = mmf_xmalloc(m->ceo[i] - m->cso[i] + 1);
 		memcpy(name, text + m->cso[i], m->ceo[i] - m->cso[i]);
 		name[m->ceo[i] - m->cso[i]] = '\0';
 		if (is_skipped(spec, name))
@@ -264,7 +264,7 @@ static long pick_hang(char **canon, size_t n, const char **name)
 static long pick_stall(char **canon, size_t n, const char **name)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (!rx_find(stall_anchors, canon[i], 0, strlen(canon[i]), NULL))
+		if (!mmf_rx_find(stall_anchors, canon[i], 0, strlen(canon[i]), NULL))
 			continue;
 		if (strstr(canon[i], "smp_call_function")) {
 			*name = "smp_call_function";
@@ -280,7 +280,7 @@ static long pick_stall(char **canon, size_t n, const char **name)
 static void pick_frame(const struct stack_spec *spec, struct raw_frames *rf,
 		       struct frame_list *fl)
 {
-	char **canon = xcalloc(rf->n, sizeof(*canon));
+	char **canon = mmf_xcalloc(rf->n, sizeof(*canon));
 	const char *name = NULL;
 	long idx = -1;
 
@@ -294,15 +294,15 @@ static void pick_frame(const struct stack_spec *spec, struct raw_frames *rf,
 	} else if (rf->n) {
 		idx = pick_hang(canon, rf->n, &name);
 	}
-	fl->raw = xrealloc(fl->raw, (fl->n + 1) * sizeof(*fl->raw));
-	fl->canon = xrealloc(fl->canon, (fl->n + 1) * sizeof(*fl->canon));
+	fl->raw = mmf_xrealloc(fl->raw, (fl->n + 1) * sizeof(*fl->raw));
+	fl->canon = mmf_xrealloc(fl->canon, (fl->n + 1) * sizeof(*fl->canon));
 	if (idx < 0) {
-		fl->raw[fl->n] = xstrdup("corrupted");
-		fl->canon[fl->n] = xstrdup("corrupted");
+		fl->raw[fl->n] = mmf_xstrdup("corrupted");
+		fl->canon[fl->n] = mmf_xstrdup("corrupted");
 		fl->ok = false;
 	} else {
-		fl->raw[fl->n] = xstrdup(rf->v[idx]);
-		fl->canon[fl->n] = xstrdup(name);
+		fl->raw[fl->n] = mmf_xstrdup(rf->v[idx]);
+		fl->canon[fl->n] = mmf_xstrdup(name);
 	}
 	fl->n++;
 	for (size_t i = 0; i < rf->n; i++)
@@ -332,7 +332,7 @@ static bool next_line(struct line_iter *it, size_t *from, size_t *to)
 static bool match_frame(const char *text, size_t from, size_t to, struct rx_match *m)
 {
 	for (const char *const *re = frame_res; *re; re++)
-		if (rx_find(*re, text, from, to, m))
+		if (mmf_rx_find(*re, text, from, to, m))
 			return true;
 	return false;
 }
@@ -359,20 +359,20 @@ static void walk_parts(const struct stack_spec *spec, const char *const *parts,
 		if (stack)
 			nstacks++;
 		while (next_line(&it, &ls, &le)) {
-			if (rx_find(corrupted_frame, text, ls, le, NULL)) {
+			if (mmf_rx_find(corrupted_frame, text, ls, le, NULL)) {
 				fl->ok = false;
 				break;
 			}
 			if (!stack) {
-				if (!rx_find(parts[pi], text, ls, le, &m))
+				if (!mmf_rx_find(parts[pi], text, ls, le, &m))
 					continue;
 				add_captures(spec, &rf, text, &m);
 				break;
 			}
-			if (is_stack_start(text, ls, le))
+			if (mmf_is_stack_start(text, ls, le))
 				break;
 			/* The part after a stack may end it, e.g. "Uninit was created at:". */
-			if (pi + 1 < np && rx_find(parts[pi + 1], text, ls, le, &m)) {
+			if (pi + 1 < np && mmf_rx_find(parts[pi + 1], text, ls, le, &m)) {
 				add_captures(spec, &rf, text, &m);
 				pi++;
 				break;
@@ -385,18 +385,18 @@ static void walk_parts(const struct stack_spec *spec, const char *const *parts,
 	free(rf.v);
 }
 
-void extract_frames(const struct stack_spec *spec, const char *text,
+void mmf_extract_frames(const struct stack_spec *spec, const char *text,
 		    size_t from, size_t to, struct frame_list *fl)
 {
 	memset(fl, 0, sizeof(*fl));
 	walk_parts(spec, spec->parts, text, from, to, fl);
 	if (fl->ok || !spec->parts2[0])
 		return;
-	frame_list_free(fl);
+	mmf_frame_list_free(fl);
 	walk_parts(spec, spec->parts2, text, from, to, fl);
 }
 
-void frame_list_free(struct frame_list *fl)
+void mmf_frame_list_free(struct frame_list *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
 		free(fl->raw[i]);

@@ -34,7 +34,7 @@ static inline size_t line_end(const char *text, size_t pos, size_t len)
  * match at its ends and, as patterns are compiled with REG_NEWLINE, around
  * the newlines within it. m may be NULL. The pattern's address is its
  * cache key: patterns are string constants, and a bad one is a bug that
- * die()s, so tests compile them all.
+ * mmf_die()s, so tests compile them all.
  */
 #define RX_MAXCAP 8
 
@@ -45,7 +45,7 @@ struct rx_match {
 	long ceo[RX_MAXCAP];
 };
 
-bool rx_find(const char *pattern, const char *text, size_t from, size_t to,
+bool mmf_rx_find(const char *pattern, const char *text, size_t from, size_t to,
 	     struct rx_match *m);
 
 /* lines.c: one console line after normalisation. */
@@ -67,8 +67,8 @@ struct console {
 	size_t n;
 };
 
-void console_split(struct console *con, const char *log, size_t len);
-void console_free(struct console *con);
+void mmf_console_split(struct console *con, const char *log, size_t len);
+void mmf_console_free(struct console *con);
 static inline const char *cline_text(const struct console *con, size_t i)
 {
 	return con->buf + con->lines[i].text;
@@ -136,8 +136,8 @@ extern const char *const mmf_stack_dumpers[];
 
 /* frames.c: stack traces and helper frames. */
 extern const char *const mmf_stack_starts[];	/* NULL-terminated */
-bool is_stack_start(const char *text, size_t from, size_t to);
-bool is_frame_line(const char *text, size_t from, size_t to);
+bool mmf_is_stack_start(const char *text, size_t from, size_t to);
+bool mmf_is_frame_line(const char *text, size_t from, size_t to);
 
 struct frame_list {
 	char **raw;		/* as printed */
@@ -146,9 +146,9 @@ struct frame_list {
 	bool ok;		/* frames found, no fault injection mixed in */
 };
 
-void extract_frames(const struct stack_spec *spec, const char *text,
+void mmf_extract_frames(const struct stack_spec *spec, const char *text,
 		    size_t from, size_t to, struct frame_list *fl);
-void frame_list_free(struct frame_list *fl);
+void mmf_frame_list_free(struct frame_list *fl);
 /* Syscall wrapper prefixes of function names, NULL-terminated. */
 extern const char *const mmf_syscall_prefixes[];
 
@@ -161,23 +161,23 @@ struct title_result {
 	const struct oops_fmt *fmt;	/* NULL if no format matched */
 };
 
-void extract_title(const struct oops *oops, const char *text, size_t len,
+void mmf_extract_title(const struct oops *oops, const char *text, size_t len,
 		   struct title_result *res);
 /* The function a title names, NULL if none. */
-char *title_frame(const char *title);
+char *mmf_title_frame(const char *title);
 
 /* sanitize.c: title without what differs between two hits of one bug. */
-char *sanitize_title(const char *title);
+char *mmf_sanitize_title(const char *title);
 
 /* types.c */
-const char *title_type(const char *title);
+const char *mmf_title_type(const char *title);
 
 /*
  * corrupted.c: whether a report is cut, mixed with other output or lacks
  * the stack trace its format needs. text[0, len) is the whole report,
  * text[0, titled) the part that was titled.
  */
-bool report_corrupted(const struct title_result *tr, const char *text, size_t titled,
+bool mmf_report_corrupted(const struct title_result *tr, const char *text, size_t titled,
 		      size_t len);
 
 #endif

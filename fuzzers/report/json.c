@@ -6,29 +6,29 @@
 
 void mmf_report_json(const struct mmf_report *r, const char *file, struct strbuf *sb)
 {
-	sb_puts(sb, "{");
+	mmf_sb_puts(sb, "{");
 	if (file) {
-		sb_puts(sb, "\"file\":");
-		sb_json_str(sb, file);
-		sb_puts(sb, ",");
+		mmf_sb_puts(sb, "\"file\":");
+		mmf_sb_json_str(sb, file);
+		mmf_sb_puts(sb, ",");
 	}
-	sb_puts(sb, "\"title\":");
-	sb_json_str(sb, r->title);
-	sb_puts(sb, ",\"alt_titles\":[");
+	mmf_sb_puts(sb, "\"title\":");
+	mmf_sb_json_str(sb, r->title);
+	mmf_sb_puts(sb, ",\"alt_titles\":[");
 	for (int i = 0; i < r->nr_alt; i++) {
 		if (i)
-			sb_puts(sb, ",");
-		sb_json_str(sb, r->alt_titles[i]);
+			mmf_sb_puts(sb, ",");
+		mmf_sb_json_str(sb, r->alt_titles[i]);
 	}
-	sb_puts(sb, "],\"type\":");
-	sb_json_str(sb, r->type);
-	sb_puts(sb, ",\"frame\":");
+	mmf_sb_puts(sb, "],\"type\":");
+	mmf_sb_json_str(sb, r->type);
+	mmf_sb_puts(sb, ",\"frame\":");
 	if (r->frame)
-		sb_json_str(sb, r->frame);
+		mmf_sb_json_str(sb, r->frame);
 	else
-		sb_puts(sb, "null");
-	sb_printf(sb, ",\"corrupted\":%s,\"start\":%zu,\"end\":%zu,\"text\":",
+		mmf_sb_puts(sb, "null");
+	mmf_sb_printf(sb, ",\"corrupted\":%s,\"start\":%zu,\"end\":%zu,\"text\":",
 		  r->corrupted ? "true" : "false", r->start, r->end);
-	sb_json_str(sb, r->text);
-	sb_puts(sb, "}");
+	mmf_sb_json_str(sb, r->text);
+	mmf_sb_puts(sb, "}");
 }

@@ -151,10 +151,10 @@ static bool is_questionable(const char *s, size_t n)
 	return memmem(s, n, " ? ", 3) || ends_with(s, n, " (unreliable)");
 }
 
-void console_split(struct console *con, const char *log, size_t len)
+void mmf_console_split(struct console *con, const char *log, size_t len)
 {
 	size_t cap = 0;
-	char *buf = xmalloc(len + 1);
+	char *buf = mmf_xmalloc(len + 1);
 
 	if (len)
 		memcpy(buf, log, len);
@@ -173,7 +173,7 @@ void console_split(struct console *con, const char *log, size_t len)
 
 		if (con->n == cap) {
 			cap = cap ? cap * 2 : 256;
-			con->lines = xrealloc(con->lines, cap * sizeof(*con->lines));
+			con->lines = mmf_xrealloc(con->lines, cap * sizeof(*con->lines));
 		}
 		l = &con->lines[con->n++];
 		buf[end] = '\0';
@@ -194,7 +194,7 @@ void console_split(struct console *con, const char *log, size_t len)
 	}
 }
 
-void console_free(struct console *con)
+void mmf_console_free(struct console *con)
 {
 	free(con->buf);
 	free(con->lines);

@@ -37,7 +37,7 @@ static bool matches_any(const char *const *res, const struct console *con, size_
 	const struct cline *l = &con->lines[i];
 
 	for (; res && *res; res++)
-		if (rx_find(*res, con->buf, l->off, l->text + l->len, NULL))
+		if (mmf_rx_find(*res, con->buf, l->off, l->text + l->len, NULL))
 			return true;
 	return false;
 }
@@ -52,7 +52,7 @@ static int line_oops(const struct console *con, size_t i)
 
 		if (!contains(con, i, o->header))
 			continue;
-		if (o->line_re && !rx_find(o->line_re, con->buf, l->off, l->text + l->len, NULL))
+		if (o->line_re && !mmf_rx_find(o->line_re, con->buf, l->off, l->text + l->len, NULL))
 			continue;
 		if (matches_any(o->ignore, con, i))
 			continue;
@@ -71,8 +71,8 @@ struct collected {
 
 static void add_line(struct strbuf *sb, const struct console *con, size_t i)
 {
-	sb_add(sb, cline_text(con, i), con->lines[i].len);
-	sb_add(sb, "\n", 1);
+	mmf_sb_add(sb, cline_text(con, i), con->lines[i].len);
+	mmf_sb_add(sb, "\n", 1);
 }
 
 /* Lines printed just before the report by the same task or CPU. */
@@ -124,7 +124,7 @@ static void collect(const struct console *con, size_t from, size_t start, struct
 	bool skip_rest = false, all_cpus = false;
 	size_t nlines = 0, i;
 
-	sb_init(&c->text);
+	mmf_sb_init(&c->text);
 	collect_context(con, from, start, c);
 	c->body = c->text.len;
 	c->next = NONE;
@@ -179,24 +179,24 @@ static void make_report(const struct console *con, size_t from, size_t start,
 	struct collected c;
 
 	collect(con, from, start, &c);
-	extract_title(o, c.text.buf + c.body, c.titled - c.body, &tr);
-	r->corrupted = report_corrupted(&tr, c.text.buf + c.body, c.titled - c.body,
+	mmf_extract_title(o, c.text.buf + c.body, c.titled - c.body, &tr);
+	r->corrupted = mmf_report_corrupted(&tr, c.text.buf + c.body, c.titled - c.body,
 					c.text.len - c.body);
-	r->title = sanitize_title(tr.title);
+	r->title = mmf_sanitize_title(tr.title);
 	free(tr.title);
 	r->alt_titles = tr.alt;
 	r->nr_alt = tr.nr_alt;
 	for (int i = 0; i < r->nr_alt; i++) {
-		char *s = sanitize_title(r->alt_titles[i]);
+		char *s = mmf_sanitize_title(r->alt_titles[i]);
 
 		free(r->alt_titles[i]);
 		r->alt_titles[i] = s;
 	}
-	r->type = title_type(r->title);
-	r->frame = tr.fmt && (tr.fmt->flags & OOPS_FREE_TEXT) ? NULL : title_frame(r->title);
+	r->type = mmf_title_type(r->title);
+	r->frame = tr.fmt && (tr.fmt->flags & OOPS_FREE_TEXT) ? NULL : mmf_title_frame(r->title);
 	c.text.len = c.titled;
 	c.text.buf[c.titled] = '\0';
-	r->text = sb_detach(&c.text);
+	r->text = mmf_sb_detach(&c.text);
 	r->start = con->lines[start].off;
 	r->end = c.end;
 	*next = c.next;
@@ -209,7 +209,7 @@ int mmf_report_parse(const char *log, size_t len, struct mmf_report **out)
 	size_t from = 0;
 	int n = 0;
 
-	console_split(&con, log, len);
+	mmf_console_split(&con, log, len);
 	for (size_t i = 0; i < con.n; i++)
 		con.lines[i].oops = line_oops(&con, i);
 	while (from < con.n) {
@@ -219,11 +219,11 @@ int mmf_report_parse(const char *log, size_t len, struct mmf_report **out)
 			start++;
 		if (start == con.n)
 			break;
-		reps = xrealloc(reps, (n + 1) * sizeof(*reps));
+		reps = mmf_xrealloc(reps, (n + 1) * sizeof(*reps));
 		make_report(&con, from, start, &reps[n++], &next);
 		from = next;
 	}
-	console_free(&con);
+	mmf_console_free(&con);
 	*out = reps;
 	return n;
 }

@@ -44,13 +44,13 @@ static void expand_macros(const char *pat, struct strbuf *out)
 			size_t n = strlen(rx_macros[i].name);
 
 			if (!strncmp(pat, rx_macros[i].name, n)) {
-				sb_puts(out, rx_macros[i].re);
+				mmf_sb_puts(out, rx_macros[i].re);
 				pat += n;
 				break;
 			}
 		}
 		if (i == ARRAY_SIZE(rx_macros))
-			sb_add(out, pat++, 1);
+			mmf_sb_add(out, pat++, 1);
 	}
 }
 
@@ -85,33 +85,33 @@ static void strip_noncapturing(struct rx *rx, const char *pat, struct strbuf *ou
 
 	while (*pat) {
 		if (*pat == '\\' && pat[1]) {
-			sb_add(out, pat, 2);
+			mmf_sb_add(out, pat, 2);
 			pat += 2;
 		} else if (*pat == '[') {
 			size_t n = bracket_len(pat);
 
-			sb_add(out, pat, n);
+			mmf_sb_add(out, pat, n);
 			pat += n;
 		} else if (*pat == '(') {
 			if (++groups >= RX_MAXGROUPS)
-				die("report: too many groups in /%s/", rx->key);
-			sb_add(out, pat++, 1);
+				mmf_die("report: too many groups in /%s/", rx->key);
+			mmf_sb_add(out, pat++, 1);
 			if (pat[0] == '?' && pat[1] == ':') {
 				pat += 2;
 				continue;
 			}
 			if (rx->ncap == RX_MAXCAP)
-				die("report: too many captures in /%s/", rx->key);
+				mmf_die("report: too many captures in /%s/", rx->key);
 			rx->group[rx->ncap++] = groups;
 		} else {
-			sb_add(out, pat++, 1);
+			mmf_sb_add(out, pat++, 1);
 		}
 	}
 }
 
 static struct rx *rx_compile(const char *pattern)
 {
-	struct rx *rx = xcalloc(1, sizeof(*rx));
+	struct rx *rx = mmf_xcalloc(1, sizeof(*rx));
 	struct strbuf expanded, posix;
 	int flags = REG_EXTENDED | REG_NEWLINE, err;
 
@@ -120,21 +120,21 @@ static struct rx *rx_compile(const char *pattern)
 		flags |= REG_ICASE;
 		pattern += 4;
 	}
-	sb_init(&expanded);
-	sb_init(&posix);
+	mmf_sb_init(&expanded);
+	mmf_sb_init(&posix);
 	expand_macros(pattern, &expanded);
-	sb_add(&expanded, "", 0);
+	mmf_sb_add(&expanded, "", 0);
 	strip_noncapturing(rx, expanded.buf, &posix);
-	sb_add(&posix, "", 0);
+	mmf_sb_add(&posix, "", 0);
 	err = regcomp(&rx->re, posix.buf, flags);
 	if (err) {
 		char msg[128];
 
 		regerror(err, &rx->re, msg, sizeof(msg));
-		die("report: bad regex /%s/: %s", posix.buf, msg);
+		mmf_die("report: bad regex /%s/: %s", posix.buf, msg);
 	}
-	sb_free(&expanded);
-	sb_free(&posix);
+	mmf_sb_free(&expanded);
+	mmf_sb_free(&posix);
 	return rx;
 }
 
@@ -156,7 +156,7 @@ static const struct rx *rx_get(const char *pattern)
 	return rx;
 }
 
-bool rx_find(const char *pattern, const char *text, size_t from, size_t to,
+bool mmf_rx_find(const char *pattern, const char *text, size_t from, size_t to,
 	     struct rx_match *m)
 {
 	const struct rx *rx = rx_get(pattern);

@@ -34,31 +34,31 @@ static char *replace_once(const char *re, const char *repl, const char *s)
 	struct rx_match m;
 	struct strbuf sb;
 
-	sb_init(&sb);
-	while (pos < len && rx_find(re, s, pos, len, &m)) {
-		sb_add(&sb, s + pos, m.so - pos);
+	mmf_sb_init(&sb);
+	while (pos < len && mmf_rx_find(re, s, pos, len, &m)) {
+		mmf_sb_add(&sb, s + pos, m.so - pos);
 		for (const char *r = repl; *r; r++) {
 			int i = r[0] == '$' && isdigit((unsigned char)r[1]) ? r[1] - '1' : -1;
 
 			if (i < 0) {
-				sb_add(&sb, r, 1);
+				mmf_sb_add(&sb, r, 1);
 				continue;
 			}
 			if (i < m.ncap && m.cso[i] >= 0)
-				sb_add(&sb, s + m.cso[i], m.ceo[i] - m.cso[i]);
+				mmf_sb_add(&sb, s + m.cso[i], m.ceo[i] - m.cso[i]);
 			r++;
 		}
 		pos = m.eo;
 	}
 	if (pos < len)
-		sb_add(&sb, s + pos, len - pos);
-	return sb_detach(&sb);
+		mmf_sb_add(&sb, s + pos, len - pos);
+	return mmf_sb_detach(&sb);
 }
 
-char *sanitize_title(const char *title)
+char *mmf_sanitize_title(const char *title)
 {
 	enum { MAX_TITLE = 120 };	/* interleaved lines can be endless */
-	char *s = xstrdup(title), *out;
+	char *s = mmf_xstrdup(title), *out;
 	size_t n = 0;
 	char prev = ' ';
 
@@ -74,7 +74,7 @@ char *sanitize_title(const char *title)
 				break;
 		}
 	}
-	out = xmalloc(MAX_TITLE + 1);
+	out = mmf_xmalloc(MAX_TITLE + 1);
 	for (size_t i = 0; s[i] && i < MAX_TITLE; i++) {
 		unsigned char c = s[i];
 

@@ -15,7 +15,7 @@ struct strv {
 
 static void strv_push(struct strv *sv, char *s)
 {
-	sv->v = xrealloc(sv->v, (sv->n + 1) * sizeof(*sv->v));
+	sv->v = mmf_xrealloc(sv->v, (sv->n + 1) * sizeof(*sv->v));
 	sv->v[sv->n++] = s;
 }
 
@@ -30,7 +30,7 @@ static void strv_free(struct strv *sv)
 
 static char *copy_range(const char *text, size_t from, size_t to)
 {
-	char *s = xmalloc(to - from + 1);
+	char *s = mmf_xmalloc(to - from + 1);
 
 	memcpy(s, text + from, to - from);
 	s[to - from] = '\0';
@@ -40,7 +40,7 @@ static char *copy_range(const char *text, size_t from, size_t to)
 static void push_captures(struct strv *args, const char *text, const struct rx_match *m)
 {
 	for (int i = 0; i < m->ncap; i++)
-		strv_push(args, m->cso[i] < 0 ? xstrdup("") :
+		strv_push(args, m->cso[i] < 0 ? mmf_xstrdup("") :
 			  copy_range(text, m->cso[i], m->ceo[i]));
 }
 
@@ -49,17 +49,17 @@ static char *expand(const char *fmt, char *const *args, int nargs)
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	for (const char *p = fmt; *p; p++) {
 		if (p[0] == '%' && p[1] >= '1' && p[1] <= '9') {
 			int i = *++p - '1';
 
-			sb_puts(&sb, i < nargs ? args[i] : "?");
+			mmf_sb_puts(&sb, i < nargs ? args[i] : "?");
 			continue;
 		}
-		sb_add(&sb, p, 1);
+		mmf_sb_add(&sb, p, 1);
 	}
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 /*
@@ -73,13 +73,13 @@ static bool match_steps(const struct oops_fmt *f, const char *text, size_t len,
 	struct rx_match m;
 	size_t pos;
 
-	if (!rx_find(f->report[0], text, 0, len, &m))
+	if (!mmf_rx_find(f->report[0], text, 0, len, &m))
 		return false;
 	*start = m.so;
 	push_captures(args, text, &m);
 	pos = line_end(text, m.eo, len);
 	for (int k = 1; f->report[k]; k++) {
-		if (pos >= len || !rx_find(f->report[k], text, pos + 1, len, &m)) {
+		if (pos >= len || !mmf_rx_find(f->report[k], text, pos + 1, len, &m)) {
 			strv_free(args);
 			return false;
 		}
@@ -108,7 +108,7 @@ static void push_unique(struct strv *sv, char *s)
 /* Title args: the captures, then one frame per STACK part. */
 static char *with_frames(const char *fmt, const struct strv *caps, char **frames, size_t nf)
 {
-	char **args = xcalloc(caps->n + nf, sizeof(*args));
+	char **args = mmf_xcalloc(caps->n + nf, sizeof(*args));
 	char *s;
 
 	for (int i = 0; i < caps->n; i++)
@@ -128,7 +128,7 @@ static char *with_frames(const char *fmt, const struct strv *caps, char **frames
 static void add_alts(const struct oops_fmt *f, const char *title, const struct strv *caps,
 		     const struct frame_list *fl, struct strv *alts)
 {
-	char **frames = xcalloc(fl->n + 1, sizeof(*frames));
+	char **frames = mmf_xcalloc(fl->n + 1, sizeof(*frames));
 
 	for (int i = 0; i < FMT_MAXALT && f->alt[i]; i++)
 		push_unique(alts, with_frames(f->alt[i], caps, fl->canon, fl->n));
@@ -173,7 +173,7 @@ static size_t find_titles(const struct oops *oops, const char *text, size_t len,
 			struct rx_match m;
 
 			pos[i] = len + 1;
-			if (!rx_find(oops->fmts[i].title, text, 0, limit, &m))
+			if (!mmf_rx_find(oops->fmts[i].title, text, 0, limit, &m))
 				continue;
 			pos[i] = m.so;
 			if (m.so < best) {
@@ -190,7 +190,7 @@ static size_t find_titles(const struct oops *oops, const char *text, size_t len,
  * The first format, in table order, whose title matches earliest and whose
  * report lines are there, gives the title.
  */
-void extract_title(const struct oops *oops, const char *text, size_t len,
+void mmf_extract_title(const struct oops *oops, const char *text, size_t len,
 		   struct title_result *res)
 {
 	struct strv alts = { 0 };
@@ -200,7 +200,7 @@ void extract_title(const struct oops *oops, const char *text, size_t len,
 	memset(res, 0, sizeof(*res));
 	while (oops->fmts[nfmts].title)
 		nfmts++;
-	pos = xcalloc(nfmts, sizeof(*pos));
+	pos = mmf_xcalloc(nfmts, sizeof(*pos));
 	best = find_titles(oops, text, len, pos);
 	for (size_t i = 0; i < nfmts && !res->title; i++) {
 		const struct oops_fmt *f = &oops->fmts[i];
@@ -215,18 +215,18 @@ void extract_title(const struct oops *oops, const char *text, size_t len,
 			if (!match_steps(f, text, len, &start, &caps))
 				continue;
 		} else {
-			rx_find(f->title, text, best, line_end(text, best, len), &m);
+			mmf_rx_find(f->title, text, best, line_end(text, best, len), &m);
 			start = m.so;
 			push_captures(&caps, text, &m);
 		}
 		if (f->stack) {
-			extract_frames(f->stack, text, start, len, &fl);
+			mmf_extract_frames(f->stack, text, start, len, &fl);
 			res->corrupted = !fl.ok;
 		}
 		res->title = with_frames(f->fmt, &caps, fl.canon, fl.n);
 		add_alts(f, res->title, &caps, &fl, &alts);
 		res->fmt = f;
-		frame_list_free(&fl);
+		mmf_frame_list_free(&fl);
 		strv_free(&caps);
 	}
 	if (!res->title) {
@@ -247,7 +247,7 @@ void extract_title(const struct oops *oops, const char *text, size_t len,
 #define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:"
 
 /* What follows the last " in ", e.g. "foo" or "<rust::Type>::method". */
-char *title_frame(const char *title)
+char *mmf_title_frame(const char *title)
 {
 	for (const char *p = title + strlen(title); p-- > title;) {
 		const char *name = p + 4, *q = name;

@@ -132,7 +132,7 @@ static const struct {
 	{ "UBSAN:", "UBSAN" },
 };
 
-const char *title_type(const char *title)
+const char *mmf_title_type(const char *title)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(title_types); i++)
 		if (!strncmp(title, title_types[i].prefix, strlen(title_types[i].prefix)))

@@ -35,11 +35,11 @@ static int scan_slots(const char *bugdir, int keep, bool *used, int *reports)
 		unsigned int bit;
 		int n;
 
-		if (is_temp_name(e->d_name)) {
+		if (mmf_is_temp_name(e->d_name)) {
 			unlinkat(dirfd(d), e->d_name, 0);
 			continue;
 		}
-		bit = occ_file(e->d_name, &n);
+		bit = mmf_occ_file(e->d_name, &n);
 		if (bit && n < keep)
 			used[n] = true;
 		*reports += bit == MMF_OCC_REPORT;
@@ -51,11 +51,11 @@ static int scan_slots(const char *bugdir, int keep, bool *used, int *reports)
 static int put_one(const struct bugdir *b, const char *prefix, int n, const char *suffix,
 		   const char *text)
 {
-	char *path = xasprintf("%s/%s%d%s", b->path, prefix, n, suffix);
-	int ret = put_new(path, text, strlen(text));
+	char *path = mmf_xasprintf("%s/%s%d%s", b->path, prefix, n, suffix);
+	int ret = mmf_put_new(path, text, strlen(text));
 
 	if (ret)
-		store_fail(ret, "cannot save %s", path);
+		mmf_store_fail(ret, "cannot save %s", path);
 	free(path);
 	return ret;
 }
@@ -98,23 +98,23 @@ static int update_meta(const struct bugdir *b, const struct mmf_crash *c, int re
 	struct meta m;
 	int ret;
 
-	meta_init(&m);
-	ret = meta_read(b->path, &m);
+	mmf_meta_init(&m);
+	ret = mmf_meta_read(b->path, &m);
 	if (ret) {
 		/* Never start a count afresh over a meta we could not read. */
-		meta_free(&m);
-		return store_fail(ret, "cannot read %s/meta", b->path);
+		mmf_meta_free(&m);
+		return mmf_store_fail(ret, "cannot read %s/meta", b->path);
 	}
 	m.count = MAX(m.count, reports);
-	meta_merge(&m, c, c->time ? c->time : time(NULL));
+	mmf_meta_merge(&m, c, c->time ? c->time : time(NULL));
 	out->count = m.count;
-	ret = meta_write(b->path, &m);
-	meta_free(&m);
+	ret = mmf_meta_write(b->path, &m);
+	mmf_meta_free(&m);
 	if (ret)
-		return store_fail(ret, "cannot write %s/meta", b->path);
-	ret = bugdir_sync(b);
+		return mmf_store_fail(ret, "cannot write %s/meta", b->path);
+	ret = mmf_bugdir_sync(b);
 	if (ret)
-		store_fail(ret, "cannot sync %s", b->path);
+		mmf_store_fail(ret, "cannot sync %s", b->path);
 	return ret;
 }
 
@@ -132,22 +132,22 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 	memset(out, 0, sizeof(*out));
 	out->index = -1;
 	if (!title)
-		return store_msg(-EINVAL, "a crash without a title cannot be stored");
+		return mmf_store_msg(-EINVAL, "a crash without a title cannot be stored");
 	keep = MAX(keep, 0);
-	if (mkdir_p(dir, 0755)) {
+	if (mmf_mkdir_p(dir, 0755)) {
 		free(title);
-		return store_fail(errno, "cannot create %s", dir);
+		return mmf_store_fail(errno, "cannot create %s", dir);
 	}
-	ret = bugdir_lock(dir, title, true, &b);
+	ret = mmf_bugdir_lock(dir, title, true, &b);
 	free(title);
 	if (ret)
 		return ret;
 	snprintf(out->name, sizeof(out->name), "%s", b.name);
 	out->new_bug = b.created;
-	used = xcalloc(keep + 1, sizeof(*used));
+	used = mmf_xcalloc(keep + 1, sizeof(*used));
 	ret = scan_slots(b.path, keep, used, &reports);
 	if (ret) {
-		store_fail(ret, "cannot read %s", b.path);
+		mmf_store_fail(ret, "cannot read %s", b.path);
 		goto out;
 	}
 	ret = save_files(&b, c, keep, used, &out->index);
@@ -156,7 +156,7 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 	ret = ret ? ret : ret2;
 out:
 	free(used);
-	bugdir_unlock(&b);
+	mmf_bugdir_unlock(&b);
 	return ret;
 }
 

@@ -22,7 +22,7 @@
 
 static int lock_path(const char *bugdir)
 {
-	char *path = xasprintf("%s/lock", bugdir);
+	char *path = mmf_xasprintf("%s/lock", bugdir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	int err = errno;
 
@@ -42,9 +42,9 @@ static int lock_path(const char *bugdir)
 /* 1 if bugdir holds title, 0 if it holds no title yet, -1 if another. */
 static int holds(const char *bugdir, const char *title)
 {
-	char *path = xasprintf("%s/title", bugdir);
+	char *path = mmf_xasprintf("%s/title", bugdir);
 	size_t len;
-	char *t = read_file(path, &len);
+	char *t = mmf_read_file(path, &len);
 	int ret;
 
 	free(path);
@@ -59,9 +59,9 @@ static int holds(const char *bugdir, const char *title)
 
 static int claim(const char *bugdir, const char *title)
 {
-	char *path = xasprintf("%s/title", bugdir);
-	char *t = xasprintf("%s\n", title);
-	int ret = write_file_atomic(path, t, strlen(t)) ? -errno : 0;
+	char *path = mmf_xasprintf("%s/title", bugdir);
+	char *t = mmf_xasprintf("%s\n", title);
+	int ret = mmf_write_file_atomic(path, t, strlen(t)) ? -errno : 0;
 
 	free(path);
 	free(t);
@@ -74,18 +74,18 @@ static int try_dir(const char *path, const char *title, bool create, struct bugd
 	int fd, h, err;
 
 	if (create && mkdir(path, 0755) && errno != EEXIST)
-		return store_fail(errno, "cannot create %s", path);
+		return mmf_store_fail(errno, "cannot create %s", path);
 	if (!create && access(path, F_OK))
-		return errno == ENOENT ? -ENOENT : store_fail(errno, "%s", path);
+		return errno == ENOENT ? -ENOENT : mmf_store_fail(errno, "%s", path);
 	fd = lock_path(path);
 	if (fd < 0)
-		return store_fail(fd, "cannot lock %s", path);
+		return mmf_store_fail(fd, "cannot lock %s", path);
 	h = holds(path, title);
 	if (h == 0 && create) {
 		err = claim(path, title);
 		if (err) {
 			close(fd);
-			return store_fail(err, "cannot write %s/title", path);
+			return mmf_store_fail(err, "cannot write %s/title", path);
 		}
 		b->created = true;
 		h = 1;
@@ -98,7 +98,7 @@ static int try_dir(const char *path, const char *title, bool create, struct bugd
 	return 1;
 }
 
-int bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *b)
+int mmf_bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *b)
 {
 	char *base = mmf_store_dir_name(title);
 	int ret = 0;
@@ -106,8 +106,8 @@ int bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *
 	memset(b, 0, sizeof(*b));
 	b->lock_fd = -1;
 	for (int k = 1; k <= MAX_SUFFIX; k++) {
-		char *path = k == 1 ? xasprintf("%s/%s", dir, base) :
-				      xasprintf("%s/%s-%d", dir, base, k);
+		char *path = k == 1 ? mmf_xasprintf("%s/%s", dir, base) :
+				      mmf_xasprintf("%s/%s-%d", dir, base, k);
 
 		ret = try_dir(path, title, create, b);
 		if (ret == 1) {
@@ -122,14 +122,14 @@ int bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *
 	}
 	free(base);
 	if (ret == 0)
-		ret = create ? store_msg(-ENOSPC, "%s: no free directory for '%s'", dir, title) :
+		ret = create ? mmf_store_msg(-ENOSPC, "%s: no free directory for '%s'", dir, title) :
 			       -ENOENT;
 	if (ret == -ENOENT)
-		store_msg(ret, "%s: no bug titled '%s'", dir, title);
+		mmf_store_msg(ret, "%s: no bug titled '%s'", dir, title);
 	return ret;
 }
 
-void bugdir_unlock(struct bugdir *b)
+void mmf_bugdir_unlock(struct bugdir *b)
 {
 	if (b->lock_fd >= 0)
 		close(b->lock_fd);	/* drops the flock */
@@ -138,7 +138,7 @@ void bugdir_unlock(struct bugdir *b)
 	b->lock_fd = -1;
 }
 
-int bugdir_sync(const struct bugdir *b)
+int mmf_bugdir_sync(const struct bugdir *b)
 {
 	int fd = open(b->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
 

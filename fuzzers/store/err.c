@@ -14,7 +14,7 @@ const char *mmf_store_err(void)
 	return store_err;
 }
 
-int store_fail(int err, const char *fmt, ...)
+int mmf_store_fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -29,7 +29,7 @@ int store_fail(int err, const char *fmt, ...)
 	return -err;
 }
 
-int store_msg(int ret, const char *fmt, ...)
+int mmf_store_msg(int ret, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -10,12 +10,12 @@
 #include "store/internal.h"
 
 /* What is saved is never overwritten, nor seen half written. */
-int put_new(const char *path, const char *buf, size_t n)
+int mmf_put_new(const char *path, const char *buf, size_t n)
 {
-	return write_file_new(path, buf, n) ? -errno : 0;
+	return mmf_write_file_new(path, buf, n) ? -errno : 0;
 }
 
-bool is_temp_name(const char *name)
+bool mmf_is_temp_name(const char *name)
 {
 	const char *t = strstr(name, ".tmp.");
 
@@ -27,7 +27,7 @@ bool is_temp_name(const char *name)
 	return true;
 }
 
-int slot_of(const char *name, const char *prefix, const char *suffix)
+int mmf_slot_of(const char *name, const char *prefix, const char *suffix)
 {
 	size_t pl = strlen(prefix);
 	const char *p = name + pl;
@@ -57,10 +57,10 @@ static const struct {
 	{ "progs.", "", MMF_OCC_PROGS },
 };
 
-unsigned int occ_file(const char *name, int *n)
+unsigned int mmf_occ_file(const char *name, int *n)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(occ_files); i++) {
-		*n = slot_of(name, occ_files[i].prefix, occ_files[i].suffix);
+		*n = mmf_slot_of(name, occ_files[i].prefix, occ_files[i].suffix);
 		if (*n >= 0)
 			return occ_files[i].bit;
 	}

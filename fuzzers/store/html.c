@@ -79,11 +79,11 @@ static void put_text(struct strbuf *sb, const char *s)
 		for (i = 0; i < ARRAY_SIZE(ents) && ents[i].c != (char)*p; i++)
 			;
 		if (i < ARRAY_SIZE(ents))
-			sb_puts(sb, ents[i].ent);
+			mmf_sb_puts(sb, ents[i].ent);
 		else if (!n || (*p < ' ' && *p != '\t') || *p == 0x7f)
-			sb_puts(sb, "&#xfffd;");
+			mmf_sb_puts(sb, "&#xfffd;");
 		else
-			sb_add(sb, (const char *)p, n);
+			mmf_sb_add(sb, (const char *)p, n);
 		p += n ? n : 1;
 	}
 }
@@ -94,30 +94,30 @@ static void put_url(struct strbuf *sb, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
-			sb_add(sb, (const char *)p, 1);
+			mmf_sb_add(sb, (const char *)p, 1);
 		else
-			sb_printf(sb, "%%%02X", *p);
+			mmf_sb_printf(sb, "%%%02X", *p);
 	}
 }
 
 static void put_link(struct strbuf *sb, const char *prefix, const struct mmf_bug *b,
 		     const char *file)
 {
-	sb_puts(sb, "<a href=\"");
+	mmf_sb_puts(sb, "<a href=\"");
 	put_url(sb, prefix);
 	put_url(sb, b->name);
-	sb_puts(sb, "/");
+	mmf_sb_puts(sb, "/");
 	put_url(sb, file);
-	sb_puts(sb, "\">");
+	mmf_sb_puts(sb, "\">");
 	put_text(sb, file);
-	sb_puts(sb, "</a>");
+	mmf_sb_puts(sb, "</a>");
 }
 
 static void put_cell(struct strbuf *sb, const char *class, const char *text)
 {
-	sb_printf(sb, "<td class=\"%s\">", class);
+	mmf_sb_printf(sb, "<td class=\"%s\">", class);
 	put_text(sb, text);
-	sb_puts(sb, "</td>");
+	mmf_sb_puts(sb, "</td>");
 }
 
 static void put_files(struct strbuf *sb, const char *prefix, const struct mmf_bug *b)
@@ -130,31 +130,31 @@ static void put_files(struct strbuf *sb, const char *prefix, const struct mmf_bu
 		{ MMF_OCC_LOG, "log.%d" }, { MMF_OCC_PROGS, "progs.%d" },
 	};
 
-	sb_puts(sb, "<td class=\"files\">");
+	mmf_sb_puts(sb, "<td class=\"files\">");
 	for (int i = 0; i < b->nr_occ; i++) {
-		sb_printf(sb, "<div class=\"occ\">#%d:", b->occ[i].n);
+		mmf_sb_printf(sb, "<div class=\"occ\">#%d:", b->occ[i].n);
 		for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
 			char *name;
 
 			if (!(b->occ[i].files & files[f].bit))
 				continue;
-			name = xasprintf(files[f].fmt, b->occ[i].n);
-			sb_puts(sb, " ");
+			name = mmf_xasprintf(files[f].fmt, b->occ[i].n);
+			mmf_sb_puts(sb, " ");
 			put_link(sb, prefix, b, name);
 			free(name);
 		}
-		sb_puts(sb, "</div>");
+		mmf_sb_puts(sb, "</div>");
 	}
-	sb_puts(sb, "</td>");
+	mmf_sb_puts(sb, "</td>");
 }
 
 static void put_row(struct strbuf *sb, const char *prefix, const struct mmf_bug *b)
 {
 	char count[24];
 
-	sb_puts(sb, "<tr class=\"bug\" data-dir=\"");
+	mmf_sb_puts(sb, "<tr class=\"bug\" data-dir=\"");
 	put_text(sb, b->name);
-	sb_puts(sb, "\">");
+	mmf_sb_puts(sb, "\">");
 	put_cell(sb, "title", b->title);
 	snprintf(count, sizeof(count), "%ld", b->count);
 	put_cell(sb, "count", count);
@@ -162,16 +162,16 @@ static void put_row(struct strbuf *sb, const char *prefix, const struct mmf_bug 
 	put_cell(sb, "last", b->last_seen);
 	put_cell(sb, "arch", b->arch);
 	put_cell(sb, "kernel", b->kernel);
-	sb_puts(sb, "<td class=\"repro\"><span class=\"status\">");
+	mmf_sb_puts(sb, "<td class=\"repro\"><span class=\"status\">");
 	put_text(sb, b->repro);
-	sb_puts(sb, "</span>");
+	mmf_sb_puts(sb, "</span>");
 	for (int i = 0; i < b->nr_repro; i++) {
-		sb_puts(sb, " ");
+		mmf_sb_puts(sb, " ");
 		put_link(sb, prefix, b, b->repro_files[i]);
 	}
-	sb_puts(sb, "</td>");
+	mmf_sb_puts(sb, "</td>");
 	put_files(sb, prefix, b);
-	sb_puts(sb, "</tr>\n");
+	mmf_sb_puts(sb, "</tr>\n");
 }
 
 void mmf_store_html(const struct mmf_bug *b, int n, const char *prefix, struct strbuf *sb)
@@ -181,15 +181,15 @@ void mmf_store_html(const struct mmf_bug *b, int n, const char *prefix, struct s
 
 	for (int i = 0; i < n; i++)
 		crashes += b[i].count;
-	iso_time(time(NULL), now);
-	sb_puts(sb, page_head);
-	sb_printf(sb, "<p id=\"summary\">%d bug%s, %ld crash%s; generated %s</p>\n",
+	mmf_iso_time(time(NULL), now);
+	mmf_sb_puts(sb, page_head);
+	mmf_sb_printf(sb, "<p id=\"summary\">%d bug%s, %ld crash%s; generated %s</p>\n",
 		  n, n == 1 ? "" : "s", crashes, crashes == 1 ? "" : "es", now);
-	sb_puts(sb, "<table id=\"bugs\">\n<thead><tr>");
+	mmf_sb_puts(sb, "<table id=\"bugs\">\n<thead><tr>");
 	for (size_t i = 0; i < ARRAY_SIZE(columns); i++)
-		sb_printf(sb, "<th>%s</th>", columns[i]);
-	sb_puts(sb, "</tr></thead>\n<tbody>\n");
+		mmf_sb_printf(sb, "<th>%s</th>", columns[i]);
+	mmf_sb_puts(sb, "</tr></thead>\n<tbody>\n");
 	for (int i = 0; i < n; i++)
 		put_row(sb, prefix, &b[i]);
-	sb_puts(sb, "</tbody>\n</table>\n</body>\n</html>\n");
+	mmf_sb_puts(sb, "</tbody>\n</table>\n</body>\n</html>\n");
 }

@@ -16,7 +16,7 @@ static int split(char *path, char ***comp)
 {
 	int n = 0;
 
-	*comp = xcalloc(strlen(path) / 2 + 1, sizeof(**comp));
+	*comp = mmf_xcalloc(strlen(path) / 2 + 1, sizeof(**comp));
 	for (char *save, *c = strtok_r(path, "/", &save); c; c = strtok_r(NULL, "/", &save))
 		(*comp)[n++] = c;
 	return n;
@@ -31,34 +31,34 @@ static char *relative(char *to, char *from)
 
 	while (k < nt && k < nf && !strcmp(tc[k], fc[k]))
 		k++;
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	for (int i = k; i < nf; i++)
-		sb_puts(&sb, "../");
+		mmf_sb_puts(&sb, "../");
 	for (int i = k; i < nt; i++)
-		sb_printf(&sb, "%s/", tc[i]);
+		mmf_sb_printf(&sb, "%s/", tc[i]);
 	free(tc);
 	free(fc);
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 static int prefix_for(const char *dir, const char *page, char **prefix)
 {
-	char *pdir = xstrdup(page), *slash = strrchr(pdir, '/');
+	char *pdir = mmf_xstrdup(page), *slash = strrchr(pdir, '/');
 	char to[PATH_MAX], from[PATH_MAX];
 	int ret = 0;
 
 	if (!slash) {
 		free(pdir);
-		pdir = xstrdup(".");
+		pdir = mmf_xstrdup(".");
 	} else if (slash == pdir) {
 		slash[1] = '\0';
 	} else {
 		*slash = '\0';
 	}
 	if (!realpath(dir, to))
-		ret = store_fail(errno, "%s", dir);
+		ret = mmf_store_fail(errno, "%s", dir);
 	else if (!realpath(pdir, from))
-		ret = store_fail(errno, "cannot write %s: %s", page, pdir);
+		ret = mmf_store_fail(errno, "cannot write %s: %s", page, pdir);
 	else
 		*prefix = relative(to, from);
 	free(pdir);
@@ -79,13 +79,13 @@ int mmf_store_html_file(const char *dir, const char *path, int *nr_bugs)
 		mmf_bugs_free(bugs, n);
 		return ret;
 	}
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_store_html(bugs, n, prefix, &sb);
-	if (write_file_atomic(path, sb.buf, sb.len))
-		ret = store_fail(errno, "cannot write %s", path);
+	if (mmf_write_file_atomic(path, sb.buf, sb.len))
+		ret = mmf_store_fail(errno, "cannot write %s", path);
 	if (nr_bugs)
 		*nr_bugs = n;
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	free(prefix);
 	mmf_bugs_free(bugs, n);
 	return ret;

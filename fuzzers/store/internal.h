@@ -15,17 +15,17 @@ struct meta {
 	char *arch, *kernel, *repro;	/* never NULL */
 };
 
-void meta_init(struct meta *m);
-void meta_free(struct meta *m);
+void mmf_meta_init(struct meta *m);
+void mmf_meta_free(struct meta *m);
 /* Read bugdir/meta; a missing file leaves the defaults. 0 or -errno. */
-int meta_read(const char *bugdir, struct meta *m);
+int mmf_meta_read(const char *bugdir, struct meta *m);
 /* Replace bugdir/meta atomically. 0 or -errno. */
-int meta_write(const char *bugdir, const struct meta *m);
+int mmf_meta_write(const char *bugdir, const struct meta *m);
 /* Fold one occurrence in: count, times, arch set, kernel. */
-void meta_merge(struct meta *m, const struct mmf_crash *c, time_t when);
+void mmf_meta_merge(struct meta *m, const struct mmf_crash *c, time_t when);
 /* A value fit for one "key: value" line (no control bytes, bounded). */
-char *meta_value(const char *s);
-void iso_time(time_t t, char buf[32]);
+char *mmf_meta_value(const char *s);
+void mmf_iso_time(time_t t, char buf[32]);
 
 /* A bug directory found (or claimed) and locked. */
 struct bugdir {
@@ -39,23 +39,23 @@ struct bugdir {
  * Find the directory holding title, or with create claim a new one, and
  * take its lock. 0, -ENOENT (not found, !create) or -errno.
  */
-int bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *b);
-void bugdir_unlock(struct bugdir *b);
+int mmf_bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *b);
+void mmf_bugdir_unlock(struct bugdir *b);
 /* fsync the bug directory, so that renames into it are durable. */
-int bugdir_sync(const struct bugdir *b);
+int mmf_bugdir_sync(const struct bugdir *b);
 
 /* Write path from buf through a temp file and link(2): never replaces. */
-int put_new(const char *path, const char *buf, size_t n);
+int mmf_put_new(const char *path, const char *buf, size_t n);
 /* A temp file left by a dead writer ("x.tmp.<pid>"). */
-bool is_temp_name(const char *name);
+bool mmf_is_temp_name(const char *name);
 /* Parse "<prefix><N><suffix>" exactly; N or -1. */
-int slot_of(const char *name, const char *prefix, const char *suffix);
+int mmf_slot_of(const char *name, const char *prefix, const char *suffix);
 /* Which MMF_OCC_* file name is (setting *n to its N), or 0. */
-unsigned int occ_file(const char *name, int *n);
+unsigned int mmf_occ_file(const char *name, int *n);
 
 /* Set mmf_store_err() to "<fmt>: strerror(err)"; returns -err. */
-int store_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mmf_store_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Set mmf_store_err() to the message alone; returns ret. */
-int store_msg(int ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mmf_store_msg(int ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -16,7 +16,7 @@ static struct mmf_occ *occ_slot(struct mmf_bug *b, int n)
 	for (int i = 0; i < b->nr_occ; i++)
 		if (b->occ[i].n == n)
 			return &b->occ[i];
-	b->occ = xrealloc(b->occ, (b->nr_occ + 1) * sizeof(*b->occ));
+	b->occ = mmf_xrealloc(b->occ, (b->nr_occ + 1) * sizeof(*b->occ));
 	b->occ[b->nr_occ] = (struct mmf_occ){ .n = n };
 	return &b->occ[b->nr_occ++];
 }
@@ -33,9 +33,9 @@ static const char *const repro_exts[] = { "prog", "c" };
 static int repro_key(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(repro_exts); i++) {
-		char *plain = xasprintf("repro.%s", repro_exts[i]);
-		char *suffix = xasprintf(".%s", repro_exts[i]);
-		int n = strcmp(name, plain) ? slot_of(name, "repro.", suffix) : 0;
+		char *plain = mmf_xasprintf("repro.%s", repro_exts[i]);
+		char *suffix = mmf_xasprintf(".%s", repro_exts[i]);
+		int n = strcmp(name, plain) ? mmf_slot_of(name, "repro.", suffix) : 0;
 
 		free(plain);
 		free(suffix);
@@ -60,14 +60,14 @@ static void read_files(const char *path, struct mmf_bug *b)
 		return;
 	while ((e = readdir(d))) {
 		int n;
-		unsigned int bit = occ_file(e->d_name, &n);
+		unsigned int bit = mmf_occ_file(e->d_name, &n);
 
 		if (bit) {
 			occ_slot(b, n)->files |= bit;
 		} else if (repro_key(e->d_name) >= 0) {
-			b->repro_files = xrealloc(b->repro_files,
+			b->repro_files = mmf_xrealloc(b->repro_files,
 						  (b->nr_repro + 1) * sizeof(*b->repro_files));
-			b->repro_files[b->nr_repro++] = xstrdup(e->d_name);
+			b->repro_files[b->nr_repro++] = mmf_xstrdup(e->d_name);
 		}
 	}
 	closedir(d);
@@ -88,16 +88,16 @@ static void repro_status(struct mmf_bug *b)
 	if (strcmp(b->repro, "none") || !b->nr_repro)
 		return;
 	free(b->repro);
-	b->repro = xstrdup(repro_key(b->repro_files[0]) < 10000000 ? "prog" : "c");
+	b->repro = mmf_xstrdup(repro_key(b->repro_files[0]) < 10000000 ? "prog" : "c");
 }
 
 /* 0 and *b filled, or 1 if name is no bug (no title: never claimed). */
 static int read_bug(const char *dir, const char *name, struct mmf_bug *b)
 {
-	char *path = xasprintf("%s/%s", dir, name), *tpath = xasprintf("%s/title", path);
+	char *path = mmf_xasprintf("%s/%s", dir, name), *tpath = mmf_xasprintf("%s/title", path);
 	struct meta m;
 	size_t len;
-	char *t = read_file(tpath, &len);
+	char *t = mmf_read_file(tpath, &len);
 
 	free(tpath);
 	if (!t) {
@@ -107,10 +107,10 @@ static int read_bug(const char *dir, const char *name, struct mmf_bug *b)
 	if (len && t[len - 1] == '\n')
 		t[len - 1] = '\0';
 	memset(b, 0, sizeof(*b));
-	b->name = xstrdup(name);
+	b->name = mmf_xstrdup(name);
 	b->title = t;
-	meta_init(&m);
-	meta_read(path, &m);
+	mmf_meta_init(&m);
+	mmf_meta_read(path, &m);
 	read_files(path, b);
 	/* A writer killed between its report and meta: still counted. */
 	b->count = MAX(m.count, b->nr_occ);
@@ -143,11 +143,11 @@ int mmf_store_list(const char *dir, struct mmf_bug **out)
 
 	*out = NULL;
 	if (!d)
-		return store_fail(errno, "%s", dir);
+		return mmf_store_fail(errno, "%s", dir);
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		bugs = xrealloc(bugs, (n + 1) * sizeof(*bugs));
+		bugs = mmf_xrealloc(bugs, (n + 1) * sizeof(*bugs));
 		if (!read_bug(dir, e->d_name, &bugs[n]))
 			n++;
 	}

@@ -10,25 +10,25 @@
 /* Long enough for any uname -r -v or config hash; bounds a corrupt value. */
 #define VALUE_MAX 512
 
-void meta_init(struct meta *m)
+void mmf_meta_init(struct meta *m)
 {
 	m->count = 0;
 	m->first[0] = m->last[0] = '\0';
-	m->arch = xstrdup("");
-	m->kernel = xstrdup("");
-	m->repro = xstrdup("none");
+	m->arch = mmf_xstrdup("");
+	m->kernel = mmf_xstrdup("");
+	m->repro = mmf_xstrdup("none");
 }
 
-void meta_free(struct meta *m)
+void mmf_meta_free(struct meta *m)
 {
 	free(m->arch);
 	free(m->kernel);
 	free(m->repro);
 }
 
-char *meta_value(const char *s)
+char *mmf_meta_value(const char *s)
 {
-	char *v = xstrdup(s ? s : ""), *p, *end;
+	char *v = mmf_xstrdup(s ? s : ""), *p, *end;
 
 	if (strlen(v) > VALUE_MAX)
 		v[VALUE_MAX] = '\0';
@@ -48,7 +48,7 @@ char *meta_value(const char *s)
 static void set_str(char **dst, const char *v)
 {
 	free(*dst);
-	*dst = meta_value(v);
+	*dst = mmf_meta_value(v);
 }
 
 static void set_time(char *dst, const char *v)
@@ -81,12 +81,12 @@ static void parse_line(struct meta *m, char *line)
 	/* other keys: written by a newer mmfuzz, ignored */
 }
 
-int meta_read(const char *bugdir, struct meta *m)
+int mmf_meta_read(const char *bugdir, struct meta *m)
 {
-	char *path = xasprintf("%s/meta", bugdir), *s, *line, *save;
+	char *path = mmf_xasprintf("%s/meta", bugdir), *s, *line, *save;
 	int err;
 
-	s = read_file(path, NULL);
+	s = mmf_read_file(path, NULL);
 	err = errno;
 	free(path);
 	if (!s)
@@ -97,20 +97,20 @@ int meta_read(const char *bugdir, struct meta *m)
 	return 0;
 }
 
-int meta_write(const char *bugdir, const struct meta *m)
+int mmf_meta_write(const char *bugdir, const struct meta *m)
 {
-	char *path = xasprintf("%s/meta", bugdir);
-	char *s = xasprintf("count: %ld\nfirst_seen: %s\nlast_seen: %s\narch: %s\n"
+	char *path = mmf_xasprintf("%s/meta", bugdir);
+	char *s = mmf_xasprintf("count: %ld\nfirst_seen: %s\nlast_seen: %s\narch: %s\n"
 			    "kernel: %s\nrepro: %s\n", m->count, m->first, m->last,
 			    m->arch, m->kernel, m->repro);
-	int ret = write_file_atomic(path, s, strlen(s)) ? -errno : 0;
+	int ret = mmf_write_file_atomic(path, s, strlen(s)) ? -errno : 0;
 
 	free(path);
 	free(s);
 	return ret;
 }
 
-void iso_time(time_t t, char buf[32])
+void mmf_iso_time(time_t t, char buf[32])
 {
 	struct tm tm;
 
@@ -121,18 +121,18 @@ void iso_time(time_t t, char buf[32])
 /* arch keeps every architecture the bug was seen on, in order of arrival. */
 static void add_arch(struct meta *m, const char *arch)
 {
-	char *a = meta_value(arch), *w, *save, *copy;
+	char *a = mmf_meta_value(arch), *w, *save, *copy;
 	bool found = false;
 
 	for (char *p = a; *p; p++)	/* one word */
 		if (*p == ' ')
 			*p = '_';
-	copy = xstrdup(m->arch);
+	copy = mmf_xstrdup(m->arch);
 	for (w = strtok_r(copy, " ", &save); w && !found; w = strtok_r(NULL, " ", &save))
 		found = !strcmp(w, a);
 	free(copy);
 	if (*a && !found) {
-		char *n = *m->arch ? xasprintf("%s %s", m->arch, a) : xstrdup(a);
+		char *n = *m->arch ? mmf_xasprintf("%s %s", m->arch, a) : mmf_xstrdup(a);
 
 		free(m->arch);
 		m->arch = n;
@@ -140,11 +140,11 @@ static void add_arch(struct meta *m, const char *arch)
 	free(a);
 }
 
-void meta_merge(struct meta *m, const struct mmf_crash *c, time_t when)
+void mmf_meta_merge(struct meta *m, const struct mmf_crash *c, time_t when)
 {
 	char t[32];
 
-	iso_time(when, t);
+	mmf_iso_time(when, t);
 	m->count++;
 	if (!*m->first || strcmp(t, m->first) < 0)
 		memcpy(m->first, t, sizeof(t));

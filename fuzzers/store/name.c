@@ -30,21 +30,21 @@ char *mmf_store_title(const char *raw)
 		end--;
 	if (s == end)
 		return NULL;
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	/* A title is one line: a title file and a list line hold one each. */
 	while (s < end) {
 		size_t n = strcspn(s, "\r\n");
 
 		if (n > (size_t)(end - s))
 			n = end - s;
-		sb_add(&sb, s, n);
+		mmf_sb_add(&sb, s, n);
 		s += n;
 		if (s < end) {
-			sb_add(&sb, " ", 1);
+			mmf_sb_add(&sb, " ", 1);
 			s += strspn(s, "\r\n");
 		}
 	}
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 /* FNV-1a, folded to 32 bits: short, stable across builds and machines. */
@@ -77,5 +77,5 @@ char *mmf_store_dir_name(const char *title)
 	while (n && slug[n - 1] == '_')
 		n--;
 	slug[n] = '\0';
-	return xasprintf("%s-%08x", n ? slug : "bug", title_hash(title));
+	return mmf_xasprintf("%s-%08x", n ? slug : "bug", title_hash(title));
 }

@@ -20,16 +20,16 @@ static int put_repro(const struct bugdir *b, const char *ext, const char *text)
 	if (!text)
 		return 0;
 	for (int i = 0; ret == -EEXIST && i < MAX_REPROS; i++) {
-		char *path = i ? xasprintf("%s/repro.%d.%s", b->path, i, ext) :
-				 xasprintf("%s/repro.%s", b->path, ext);
+		char *path = i ? mmf_xasprintf("%s/repro.%d.%s", b->path, i, ext) :
+				 mmf_xasprintf("%s/repro.%s", b->path, ext);
 
-		ret = put_new(path, text, strlen(text));
+		ret = mmf_put_new(path, text, strlen(text));
 		if (ret && ret != -EEXIST)
-			store_fail(ret, "cannot save %s", path);
+			mmf_store_fail(ret, "cannot save %s", path);
 		free(path);
 	}
 	if (ret == -EEXIST)
-		return store_msg(-EEXIST, "%s: too many reproducers already", b->path);
+		return mmf_store_msg(-EEXIST, "%s: too many reproducers already", b->path);
 	return ret;
 }
 
@@ -41,22 +41,22 @@ int mmf_store_set_repro(const char *dir, const char *title, const char *status,
 	struct meta m;
 	int ret;
 
-	st = meta_value(status);
+	st = mmf_meta_value(status);
 	if (!t || !*st) {
 		free(t);
 		free(st);
-		return store_msg(-EINVAL, "a reproducer needs a title and a status");
+		return mmf_store_msg(-EINVAL, "a reproducer needs a title and a status");
 	}
-	ret = bugdir_lock(dir, t, false, &b);
+	ret = mmf_bugdir_lock(dir, t, false, &b);
 	free(t);
 	if (ret) {
 		free(st);
 		return ret;
 	}
-	meta_init(&m);
-	ret = meta_read(b.path, &m);
+	mmf_meta_init(&m);
+	ret = mmf_meta_read(b.path, &m);
 	if (ret)
-		store_fail(ret, "cannot read %s/meta", b.path);
+		mmf_store_fail(ret, "cannot read %s/meta", b.path);
 	if (!ret)
 		ret = put_repro(&b, "prog", prog);
 	if (!ret)
@@ -65,17 +65,17 @@ int mmf_store_set_repro(const char *dir, const char *title, const char *status,
 		free(m.repro);
 		m.repro = st;
 		st = NULL;
-		ret = meta_write(b.path, &m);
+		ret = mmf_meta_write(b.path, &m);
 		if (ret)
-			store_fail(ret, "cannot write %s/meta", b.path);
+			mmf_store_fail(ret, "cannot write %s/meta", b.path);
 	}
 	if (!ret) {
-		ret = bugdir_sync(&b);
+		ret = mmf_bugdir_sync(&b);
 		if (ret)
-			store_fail(ret, "cannot sync %s", b.path);
+			mmf_store_fail(ret, "cannot sync %s", b.path);
 	}
 	free(st);
-	meta_free(&m);
-	bugdir_unlock(&b);
+	mmf_meta_free(&m);
+	mmf_bugdir_unlock(&b);
 	return ret;
 }

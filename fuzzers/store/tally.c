@@ -11,8 +11,8 @@ void mmf_tally_add(struct mmf_tally *t, const char *title, const struct mmf_stor
 	for (i = 0; i < t->nr && strcmp(t->t[i].title, title); i++)
 		;
 	if (i == t->nr) {
-		t->t = xrealloc(t->t, (t->nr + 1) * sizeof(*t->t));
-		t->t[i] = (struct mmf_tally_title){ .title = xstrdup(title) };
+		t->t = mmf_xrealloc(t->t, (t->nr + 1) * sizeof(*t->t));
+		t->t[i] = (struct mmf_tally_title){ .title = mmf_xstrdup(title) };
 		t->nr++;
 	}
 	t->t[i].count++;
@@ -60,21 +60,21 @@ int mmf_tally_json(const struct mmf_tally *t, const char *path, const char *extr
 	struct strbuf sb;
 	int r;
 
-	sb_init(&sb);
-	sb_printf(&sb, "{\"findings\":%ld,\"new_titles\":%d,\"titles\":[", total(t),
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "{\"findings\":%ld,\"new_titles\":%d,\"titles\":[", total(t),
 		  mmf_tally_new(t));
 	for (int i = 0; i < t->nr; i++) {
-		sb_puts(&sb, i ? ",{\"title\":" : "{\"title\":");
-		sb_json_str(&sb, t->t[i].title);
-		sb_printf(&sb, ",\"count\":%ld,\"new\":%s}", t->t[i].count,
+		mmf_sb_puts(&sb, i ? ",{\"title\":" : "{\"title\":");
+		mmf_sb_json_str(&sb, t->t[i].title);
+		mmf_sb_printf(&sb, ",\"count\":%ld,\"new\":%s}", t->t[i].count,
 			  t->t[i].new_bug ? "true" : "false");
 	}
-	sb_puts(&sb, "]");
+	mmf_sb_puts(&sb, "]");
 	if (extra && *extra)
-		sb_printf(&sb, ",%s", extra);
-	sb_puts(&sb, "}\n");
-	r = write_file_atomic(path, sb.buf, sb.len);
-	sb_free(&sb);
+		mmf_sb_printf(&sb, ",%s", extra);
+	mmf_sb_puts(&sb, "}\n");
+	r = mmf_write_file_atomic(path, sb.buf, sb.len);
+	mmf_sb_free(&sb);
 	return r;
 }
 

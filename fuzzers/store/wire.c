@@ -14,13 +14,13 @@ void mmf_wire_put(struct strbuf *sb, unsigned long seq, const struct mmf_crash *
 {
 	const char *f[4] = { c->title, c->report, c->log, c->progs };
 
-	sb_printf(sb, FINDING "%lu", seq);
+	mmf_sb_printf(sb, FINDING "%lu", seq);
 	for (int i = 0; i < 4; i++)
-		sb_printf(sb, " %zu", f[i] ? strlen(f[i]) : 0);
-	sb_puts(sb, "\n");
+		mmf_sb_printf(sb, " %zu", f[i] ? strlen(f[i]) : 0);
+	mmf_sb_puts(sb, "\n");
 	for (int i = 0; i < 4; i++)
 		if (f[i])
-			sb_puts(sb, f[i]);
+			mmf_sb_puts(sb, f[i]);
 }
 
 /* The header line at buf: 1 and its numbers, 0 if incomplete, -1 if none. */
@@ -79,7 +79,7 @@ int mmf_wire_get(const char *buf, size_t len, size_t *used, struct mmf_wire_find
 	f->seq = v[0];
 	buf += hlen;
 	for (int i = 0; i < 4; i++) {
-		*field[i] = xmalloc(v[i + 1] + 1);
+		*field[i] = mmf_xmalloc(v[i + 1] + 1);
 		memcpy(*field[i], buf, v[i + 1]);
 		(*field[i])[v[i + 1]] = '\0';
 		buf += v[i + 1];
@@ -104,7 +104,7 @@ void mmf_wire_finding_free(struct mmf_wire_finding *f)
 
 void mmf_wire_put_ack(struct strbuf *sb, unsigned long seq)
 {
-	sb_printf(sb, SAVED "%lu\n", seq);
+	mmf_sb_printf(sb, SAVED "%lu\n", seq);
 }
 
 int mmf_wire_get_ack(const char *buf, size_t len, size_t *used, unsigned long *seq)

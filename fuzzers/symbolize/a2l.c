@@ -30,7 +30,7 @@ static bool is_addr_line(const char *s, size_t n)
 
 static char *dupn(const char *s, size_t n)
 {
-	char *d = xmalloc(n + 1);
+	char *d = mmf_xmalloc(n + 1);
 
 	memcpy(d, s, n);
 	d[n] = '\0';
@@ -48,7 +48,7 @@ static char *location(const char *s, size_t n)
 static void add_loc(struct sym_chain *c, const char *func, size_t flen, const char *where,
 		    size_t wlen)
 {
-	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v = mmf_xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
 	c->v[c->n].func = dupn(func, flen);
 	c->v[c->n].where = location(where, wlen);
 	c->n++;
@@ -83,7 +83,7 @@ static bool parse(const char *s, size_t n, struct sym_chain *out, size_t naddr)
 	return k == naddr && !func;
 }
 
-int sym_addr2line(const char *cmd, const char *path, const char *section,
+int mmf_sym_addr2line(const char *cmd, const char *path, const char *section,
 		  const uint64_t *addrs, size_t n, struct sym_chain *out, char **why)
 {
 	char *argv[] = { (char *)cmd, "-a", "-f", "-i", "-e", (char *)path,
@@ -93,30 +93,30 @@ int sym_addr2line(const char *cmd, const char *path, const char *section,
 	int err;
 
 	memset(out, 0, n * sizeof(*out));
-	sb_init(&in);
+	mmf_sb_init(&in);
 	for (size_t i = 0; i < n; i++)
-		sb_printf(&in, "0x%llx\n", (unsigned long long)addrs[i]);
-	err = sym_run(argv, in.buf, in.len, NULL, &p);
-	sb_free(&in);
+		mmf_sb_printf(&in, "0x%llx\n", (unsigned long long)addrs[i]);
+	err = mmf_sym_run(argv, in.buf, in.len, NULL, &p);
+	mmf_sb_free(&in);
 	if (err) {
-		*why = xasprintf("%s: %s", cmd, strerror(-err));
+		*why = mmf_xasprintf("%s: %s", cmd, strerror(-err));
 		return -1;
 	}
 	if (p.status || !parse(p.out.buf ? p.out.buf : "", p.out.len, out, n)) {
-		char *w = p.status ? sym_proc_why(&p) : xstrdup("output not understood");
+		char *w = p.status ? mmf_sym_proc_why(&p) : mmf_xstrdup("output not understood");
 
-		*why = xasprintf("%s: %s", cmd, w);
+		*why = mmf_xasprintf("%s: %s", cmd, w);
 		free(w);
 		for (size_t i = 0; i < n; i++)
-			sym_chain_free(&out[i]);
-		sym_proc_free(&p);
+			mmf_sym_chain_free(&out[i]);
+		mmf_sym_proc_free(&p);
 		return -1;
 	}
-	sym_proc_free(&p);
+	mmf_sym_proc_free(&p);
 	return 0;
 }
 
-void sym_chain_free(struct sym_chain *c)
+void mmf_sym_chain_free(struct sym_chain *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->v[i].func);

@@ -27,7 +27,7 @@ static bool enough(const struct strbuf *out)
 	return find_attr(out) != NULL;
 }
 
-char *sym_comp_dir(const char *readelf, const char *path)
+char *mmf_sym_comp_dir(const char *readelf, const char *path)
 {
 	char *argv[] = { (char *)readelf, "--debug-dump=info", "--dwarf-depth=1", (char *)path,
 			 NULL };
@@ -35,7 +35,7 @@ char *sym_comp_dir(const char *readelf, const char *path)
 	struct sym_proc p;
 	char *dir = NULL;
 
-	if (sym_run(argv, NULL, 0, enough, &p))
+	if (mmf_sym_run(argv, NULL, 0, enough, &p))
 		return NULL;
 	a = find_attr(&p.out);
 	if (a) {
@@ -53,12 +53,12 @@ char *sym_comp_dir(const char *readelf, const char *path)
 			while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 				end--;
 			if (end > v && *v == '/') {
-				dir = xmalloc(end - v + 1);
+				dir = mmf_xmalloc(end - v + 1);
 				memcpy(dir, v, end - v);
 				dir[end - v] = '\0';
 			}
 		}
 	}
-	sym_proc_free(&p);
+	mmf_sym_proc_free(&p);
 	return dir;
 }

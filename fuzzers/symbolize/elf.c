@@ -126,7 +126,7 @@ static int probe(struct reader *r, struct sym_elf *e)
 		return err;
 	if (strsh.size > (64u << 20))
 		return -ENOEXEC;
-	names = xmalloc(strsh.size + 1);
+	names = mmf_xmalloc(strsh.size + 1);
 	err = read_at(r->fd, names, strsh.size, strsh.offset);
 	names[strsh.size] = '\0';
 	for (uint64_t i = 1; !err && i < shnum && !e->debug_line; i++) {
@@ -138,7 +138,7 @@ static int probe(struct reader *r, struct sym_elf *e)
 	return err;
 }
 
-int sym_elf_probe(const char *path, struct sym_elf *e)
+int mmf_sym_elf_probe(const char *path, struct sym_elf *e)
 {
 	struct reader r = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
 	int err;

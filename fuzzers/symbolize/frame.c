@@ -166,7 +166,7 @@ static size_t parse_marker(const char *s, size_t i, size_t n, struct sym_frame *
 	return k + 1;
 }
 
-bool sym_parse_frame(const char *s, size_t n, struct sym_frame *f)
+bool mmf_sym_parse_frame(const char *s, size_t n, struct sym_frame *f)
 {
 	size_t i = skip_blanks(s, skip_console(s, n), n), j;
 	bool labelled = false;

@@ -27,7 +27,7 @@ struct sym_frame {
 };
 
 /* Whether line[0, len) is a frame line; f filled if so. */
-bool sym_parse_frame(const char *line, size_t len, struct sym_frame *f);
+bool mmf_sym_parse_frame(const char *line, size_t len, struct sym_frame *f);
 
 /* run.c: run a command with input on stdin, collecting its output. */
 struct sym_proc {
@@ -41,14 +41,14 @@ typedef bool (*sym_enough_fn)(const struct strbuf *out);
 
 /*
  * argv[0] is looked up in PATH. Returns 0 once the command ran (see
- * p->status, p->out and p->err, to free with sym_proc_free()), or -errno
+ * p->status, p->out and p->err, to free with mmf_sym_proc_free()), or -errno
  * if it could not be started.
  */
-int sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough,
+int mmf_sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough,
 	    struct sym_proc *p);
-void sym_proc_free(struct sym_proc *p);
+void mmf_sym_proc_free(struct sym_proc *p);
 /* "exit status 1: <first line of stderr>" for a failed run; free it. */
-char *sym_proc_why(const struct sym_proc *p);
+char *mmf_sym_proc_why(const struct sym_proc *p);
 
 /* elf.c */
 struct sym_elf {
@@ -57,7 +57,7 @@ struct sym_elf {
 };
 
 /* 0, or -errno (-ENOEXEC: not an ELF file). */
-int sym_elf_probe(const char *path, struct sym_elf *e);
+int mmf_sym_elf_probe(const char *path, struct sym_elf *e);
 
 /* syms.c: an object's function symbols, from nm. */
 struct sym_ent {
@@ -74,14 +74,14 @@ struct sym_table {
 };
 
 /* 0, or -1 with a reason in *why (free it). */
-int sym_table_load(const char *nm, const char *path, struct sym_table *t, char **why);
+int mmf_sym_table_load(const char *nm, const char *path, struct sym_table *t, char **why);
 /*
  * The symbol printed as name[0, len) with function size size: of equal
  * names the one of that size, else the first. NULL if none.
  */
-const struct sym_ent *sym_table_find(const struct sym_table *t, const char *name, size_t len,
+const struct sym_ent *mmf_sym_table_find(const struct sym_table *t, const char *name, size_t len,
 				     uint64_t size);
-void sym_table_free(struct sym_table *t);
+void mmf_sym_table_free(struct sym_table *t);
 
 /* a2l.c: what addr2line -f -i says about one address, innermost first. */
 struct sym_loc {
@@ -98,12 +98,12 @@ struct sym_chain {
  * Look all addrs[0, n) up in one addr2line process; section for a
  * relocatable object (NULL otherwise). 0, or -1 with a reason in *why.
  */
-int sym_addr2line(const char *cmd, const char *path, const char *section,
+int mmf_sym_addr2line(const char *cmd, const char *path, const char *section,
 		  const uint64_t *addrs, size_t n, struct sym_chain *out, char **why);
-void sym_chain_free(struct sym_chain *c);
+void mmf_sym_chain_free(struct sym_chain *c);
 
 /* compdir.c: DW_AT_comp_dir of the object's first compilation unit. */
-char *sym_comp_dir(const char *readelf, const char *path);
+char *mmf_sym_comp_dir(const char *readelf, const char *path);
 
 /* modules.c: the module files under some directories. */
 struct sym_modidx {
@@ -113,10 +113,10 @@ struct sym_modidx {
 	size_t n;
 };
 
-void sym_modidx_add_dir(struct sym_modidx *m, const char *dir);
-void sym_modidx_free(struct sym_modidx *m);
+void mmf_sym_modidx_add_dir(struct sym_modidx *m, const char *dir);
+void mmf_sym_modidx_free(struct sym_modidx *m);
 /* Normalise a module name as the index keeps it (in place). */
-void sym_modname_norm(char *name);
+void mmf_sym_modname_norm(char *name);
 
 /*
  * objects.c: the symbolizer's state: the objects frames are in (the
@@ -159,10 +159,10 @@ struct mmf_symbolizer {
 #define LEFT_AS_IS "its frames are left as they were"
 
 /* Add a note unless the same one was noted before. */
-void sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
+void mmf_sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The object of a frame, its symbols read; NULL (and noted why) if none. */
-struct sym_obj *sym_frame_obj(struct mmf_symbolizer *s, const char *line,
+struct sym_obj *mmf_sym_frame_obj(struct mmf_symbolizer *s, const char *line,
 			      const struct sym_frame *f);
 
 #endif

@@ -32,7 +32,7 @@ static const struct suffix {
 	{ ".ko.gz", true },
 };
 
-void sym_modname_norm(char *name)
+void mmf_sym_modname_norm(char *name)
 {
 	for (; *name; name++)
 		if (*name == '-')
@@ -48,12 +48,12 @@ static void add(struct sym_modidx *m, const char *dir, const char *file)
 
 		if (len <= slen || strcmp(file + len - slen, suffixes[i].text))
 			continue;
-		m->name = xrealloc(m->name, (m->n + 1) * sizeof(*m->name));
-		m->path = xrealloc(m->path, (m->n + 1) * sizeof(*m->path));
-		m->packed = xrealloc(m->packed, (m->n + 1) * sizeof(*m->packed));
-		m->name[m->n] = xasprintf("%.*s", (int)(len - slen), file);
-		sym_modname_norm(m->name[m->n]);
-		m->path[m->n] = xasprintf("%s/%s", dir, file);
+		m->name = mmf_xrealloc(m->name, (m->n + 1) * sizeof(*m->name));
+		m->path = mmf_xrealloc(m->path, (m->n + 1) * sizeof(*m->path));
+		m->packed = mmf_xrealloc(m->packed, (m->n + 1) * sizeof(*m->packed));
+		m->name[m->n] = mmf_xasprintf("%.*s", (int)(len - slen), file);
+		mmf_sym_modname_norm(m->name[m->n]);
+		m->path[m->n] = mmf_xasprintf("%s/%s", dir, file);
 		m->packed[m->n] = suffixes[i].packed;
 		m->n++;
 		return;
@@ -78,7 +78,7 @@ static void walk(struct sym_modidx *m, const char *dir, dev_t dev, int depth)
 		if (S_ISREG(st.st_mode)) {
 			add(m, dir, de->d_name);
 		} else if (S_ISDIR(st.st_mode) && st.st_dev == dev && depth < MAX_DEPTH) {
-			sub = xasprintf("%s/%s", dir, de->d_name);
+			sub = mmf_xasprintf("%s/%s", dir, de->d_name);
 			walk(m, sub, dev, depth + 1);
 			free(sub);
 		}
@@ -86,7 +86,7 @@ static void walk(struct sym_modidx *m, const char *dir, dev_t dev, int depth)
 	closedir(d);
 }
 
-void sym_modidx_add_dir(struct sym_modidx *m, const char *dir)
+void mmf_sym_modidx_add_dir(struct sym_modidx *m, const char *dir)
 {
 	struct stat st;
 
@@ -94,7 +94,7 @@ void sym_modidx_add_dir(struct sym_modidx *m, const char *dir)
 		walk(m, dir, st.st_dev, 0);
 }
 
-void sym_modidx_free(struct sym_modidx *m)
+void mmf_sym_modidx_free(struct sym_modidx *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->name[i]);

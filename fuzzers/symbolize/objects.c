@@ -14,36 +14,36 @@
 #include "symbolize/internal.h"
 #include "symbolize/symbolize.h"
 
-void sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
+void mmf_sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
 {
 	struct strbuf sb;
 	va_list ap;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	mmf_sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
 	for (size_t i = 0; i < s->nseen; i++) {
 		if (!strcmp(s->seen[i], sb.buf)) {
-			sb_free(&sb);
+			mmf_sb_free(&sb);
 			return;
 		}
 	}
-	sb_printf(&s->notes, "%s\n", sb.buf);
-	s->seen = xrealloc(s->seen, (s->nseen + 1) * sizeof(*s->seen));
-	s->seen[s->nseen++] = sb_detach(&sb);
+	mmf_sb_printf(&s->notes, "%s\n", sb.buf);
+	s->seen = mmf_xrealloc(s->seen, (s->nseen + 1) * sizeof(*s->seen));
+	s->seen[s->nseen++] = mmf_sb_detach(&sb);
 }
 
 static char *dup_or_null(const char *s)
 {
-	return s ? xstrdup(s) : NULL;
+	return s ? mmf_xstrdup(s) : NULL;
 }
 
 static struct sym_obj *obj_new(const char *path, char *label, const struct sym_elf *e)
 {
-	struct sym_obj *o = xcalloc(1, sizeof(*o));
+	struct sym_obj *o = mmf_xcalloc(1, sizeof(*o));
 
-	o->path = xstrdup(path);
+	o->path = mmf_xstrdup(path);
 	o->label = label;
 	o->usable = e->debug_line;
 	o->rel = e->rel;
@@ -56,7 +56,7 @@ static void obj_free(struct sym_obj *o)
 		return;
 	free(o->path);
 	free(o->label);
-	sym_table_free(&o->tab);
+	mmf_sym_table_free(&o->tab);
 	free(o->base);
 	free(o->comp_dir);
 	free(o);
@@ -64,7 +64,7 @@ static void obj_free(struct sym_obj *o)
 
 static char *tool(const struct mmf_sym_opts *o, const char *given, const char *name)
 {
-	return given ? xstrdup(given) : xasprintf("%s%s", o->cross ? o->cross : "", name);
+	return given ? mmf_xstrdup(given) : mmf_xasprintf("%s%s", o->cross ? o->cross : "", name);
 }
 
 /* 0, or the errno that says why path is no directory we can search. */
@@ -87,9 +87,9 @@ struct mmf_symbolizer *mmf_symbolizer_new(const struct mmf_sym_opts *o, char **e
 
 	*err = NULL;
 	if (o->vmlinux) {
-		r = sym_elf_probe(o->vmlinux, &e);
+		r = mmf_sym_elf_probe(o->vmlinux, &e);
 		if (r) {
-			*err = xasprintf("vmlinux %s: %s", o->vmlinux,
+			*err = mmf_xasprintf("vmlinux %s: %s", o->vmlinux,
 					 r == -ENOEXEC ? "not an ELF file" : strerror(-r));
 			return NULL;
 		}
@@ -97,11 +97,11 @@ struct mmf_symbolizer *mmf_symbolizer_new(const struct mmf_sym_opts *o, char **e
 	if (o->modules) {
 		r = dir_readable(o->modules);
 		if (r) {
-			*err = xasprintf("modules %s: %s", o->modules, strerror(r));
+			*err = mmf_xasprintf("modules %s: %s", o->modules, strerror(r));
 			return NULL;
 		}
 	}
-	s = xcalloc(1, sizeof(*s));
+	s = mmf_xcalloc(1, sizeof(*s));
 	s->vmlinux = dup_or_null(o->vmlinux);
 	s->modules = dup_or_null(o->modules);
 	s->basepath = dup_or_null(o->basepath);
@@ -115,8 +115,8 @@ struct mmf_symbolizer *mmf_symbolizer_new(const struct mmf_sym_opts *o, char **e
 	s->nm = tool(o, o->nm, "nm");
 	s->readelf = tool(o, o->readelf, "readelf");
 	if (o->vmlinux)
-		s->vml = obj_new(o->vmlinux, xasprintf("vmlinux %s", o->vmlinux), &e);
-	sb_init(&s->notes);
+		s->vml = obj_new(o->vmlinux, mmf_xasprintf("vmlinux %s", o->vmlinux), &e);
+	mmf_sb_init(&s->notes);
 	return s;
 }
 
@@ -136,8 +136,8 @@ void mmf_symbolizer_free(struct mmf_symbolizer *s)
 		obj_free(s->mods[i].obj);
 	}
 	free(s->mods);
-	sym_modidx_free(&s->idx);
-	sb_free(&s->notes);
+	mmf_sym_modidx_free(&s->idx);
+	mmf_sb_free(&s->notes);
 	for (size_t i = 0; i < s->nseen; i++)
 		free(s->seen[i]);
 	free(s->seen);
@@ -146,7 +146,7 @@ void mmf_symbolizer_free(struct mmf_symbolizer *s)
 
 char *mmf_symbolizer_notes(struct mmf_symbolizer *s)
 {
-	return s->notes.len ? sb_detach(&s->notes) : NULL;
+	return s->notes.len ? mmf_sb_detach(&s->notes) : NULL;
 }
 
 /* Where module files are looked for: --modules, else beside the vmlinux. */
@@ -155,16 +155,16 @@ static char *module_dir(const struct mmf_symbolizer *s)
 	const char *slash;
 
 	if (s->modules)
-		return xstrdup(s->modules);
+		return mmf_xstrdup(s->modules);
 	if (!s->vmlinux)
 		return NULL;
 	slash = strrchr(s->vmlinux, '/');
 	if (!slash)
-		return xstrdup(".");
+		return mmf_xstrdup(".");
 	/* never the whole file system for a vmlinux at / */
 	if (slash == s->vmlinux)
 		return NULL;
-	return xasprintf("%.*s", (int)(slash - s->vmlinux), s->vmlinux);
+	return mmf_xasprintf("%.*s", (int)(slash - s->vmlinux), s->vmlinux);
 }
 
 /* Why no file of a module could be used. */
@@ -172,14 +172,14 @@ static void note_missing(struct mmf_symbolizer *s, const char *name, const char 
 			 const char *nodebug, const char *packed)
 {
 	if (nodebug)
-		sym_note(s, "module %s: %s has no debug info (.debug_line): %s", name, nodebug,
+		mmf_sym_note(s, "module %s: %s has no debug info (.debug_line): %s", name, nodebug,
 			 LEFT_AS_IS);
 	else if (packed)
-		sym_note(s, "module %s: %s is compressed: %s", name, packed, LEFT_AS_IS);
+		mmf_sym_note(s, "module %s: %s is compressed: %s", name, packed, LEFT_AS_IS);
 	else if (dir)
-		sym_note(s, "module %s: no %s.ko under %s: %s", name, name, dir, LEFT_AS_IS);
+		mmf_sym_note(s, "module %s: no %s.ko under %s: %s", name, name, dir, LEFT_AS_IS);
 	else
-		sym_note(s, "module %s: no modules directory (--modules): %s", name, LEFT_AS_IS);
+		mmf_sym_note(s, "module %s: no modules directory (--modules): %s", name, LEFT_AS_IS);
 }
 
 /* The first file of the module with a line table, as the kernel script picks. */
@@ -190,7 +190,7 @@ static struct sym_obj *find_module(struct mmf_symbolizer *s, const char *name)
 	struct sym_obj *o = NULL;
 
 	if (!s->idx_done && dir)
-		sym_modidx_add_dir(&s->idx, dir);
+		mmf_sym_modidx_add_dir(&s->idx, dir);
 	s->idx_done = true;
 	for (size_t i = 0; i < s->idx.n && !o; i++) {
 		const char *path = s->idx.path[i];
@@ -200,9 +200,9 @@ static struct sym_obj *find_module(struct mmf_symbolizer *s, const char *name)
 			continue;
 		if (s->idx.packed[i]) {
 			packed = path;
-		} else if (!sym_elf_probe(path, &e)) {
+		} else if (!mmf_sym_elf_probe(path, &e)) {
 			if (e.debug_line)
-				o = obj_new(path, xasprintf("module %s (%s)", name, path), &e);
+				o = obj_new(path, mmf_xasprintf("module %s (%s)", name, path), &e);
 			else
 				nodebug = path;
 		}
@@ -216,24 +216,24 @@ static struct sym_obj *find_module(struct mmf_symbolizer *s, const char *name)
 static struct sym_obj *module_obj(struct mmf_symbolizer *s, const char *line,
 				  const struct sym_frame *f)
 {
-	char *name = xasprintf("%.*s", (int)f->mod_len, line + f->mod);
+	char *name = mmf_xasprintf("%.*s", (int)f->mod_len, line + f->mod);
 	struct sym_modent *m;
 
-	sym_modname_norm(name);
+	mmf_sym_modname_norm(name);
 	for (size_t i = 0; i < s->nmods; i++) {
 		if (!strcmp(s->mods[i].name, name)) {
 			free(name);
 			return s->mods[i].obj;
 		}
 	}
-	s->mods = xrealloc(s->mods, (s->nmods + 1) * sizeof(*s->mods));
+	s->mods = mmf_xrealloc(s->mods, (s->nmods + 1) * sizeof(*s->mods));
 	m = &s->mods[s->nmods++];
 	m->name = name;
 	m->obj = find_module(s, name);
 	return m->obj;
 }
 
-struct sym_obj *sym_frame_obj(struct mmf_symbolizer *s, const char *line,
+struct sym_obj *mmf_sym_frame_obj(struct mmf_symbolizer *s, const char *line,
 			      const struct sym_frame *f)
 {
 	struct sym_obj *o = f->mod_len ? module_obj(s, line, f) : s->vml;
@@ -241,17 +241,17 @@ struct sym_obj *sym_frame_obj(struct mmf_symbolizer *s, const char *line,
 
 	if (!o) {
 		if (!f->mod_len)
-			sym_note(s, "no vmlinux given: %s", LEFT_AS_IS);
+			mmf_sym_note(s, "no vmlinux given: %s", LEFT_AS_IS);
 		return NULL;
 	}
 	if (!o->usable) {
-		sym_note(s, "%s has no debug info (.debug_line): %s", o->label, LEFT_AS_IS);
+		mmf_sym_note(s, "%s has no debug info (.debug_line): %s", o->label, LEFT_AS_IS);
 		return NULL;
 	}
 	if (!o->syms) {
-		o->syms = sym_table_load(s->nm, o->path, &o->tab, &why) ? -1 : 1;
+		o->syms = mmf_sym_table_load(s->nm, o->path, &o->tab, &why) ? -1 : 1;
 		if (o->syms < 0) {
-			sym_note(s, "%s: %s: %s", o->label, why, LEFT_AS_IS);
+			mmf_sym_note(s, "%s: %s: %s", o->label, why, LEFT_AS_IS);
 			free(why);
 		}
 	}

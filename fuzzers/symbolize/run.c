@@ -69,24 +69,24 @@ static bool drain(int fd, struct strbuf *sb, size_t max)
 	if (r < 0)
 		return errno == EINTR || errno == EAGAIN;
 	if (r > 0 && sb->len < max)
-		sb_add(sb, chunk, MIN((size_t)r, max - sb->len));
+		mmf_sb_add(sb, chunk, MIN((size_t)r, max - sb->len));
 	return r > 0;
 }
 
-int sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough,
+int mmf_sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough,
 	    struct sym_proc *p)
 {
 	int sv[2], out[2], err[2], ex[2], e;
 	size_t done = 0;
 	pid_t pid;
 
-	sb_init(&p->out);
-	sb_init(&p->err);
+	mmf_sb_init(&p->out);
+	mmf_sb_init(&p->err);
 	p->status = 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
-		die("pipe: %s", strerror(errno));
+		mmf_die("pipe: %s", strerror(errno));
 	pid = spawn(argv, sv[1], out[1], err[1], ex[1]);
 	e = pid < 0 ? errno : 0;
 	close(sv[1]);
@@ -110,7 +110,7 @@ int sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough
 		if (poll(pf, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			die("poll: %s", strerror(errno));
+			mmf_die("poll: %s", strerror(errno));
 		}
 		if (pf[0].revents) {
 			ssize_t w = send(sv[0], in + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -138,26 +138,26 @@ int sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn enough
 		while (waitpid(pid, &p->status, 0) < 0 && errno == EINTR)
 			;
 	if (e) {
-		sym_proc_free(p);
+		mmf_sym_proc_free(p);
 		return -e;
 	}
 	return 0;
 }
 
-void sym_proc_free(struct sym_proc *p)
+void mmf_sym_proc_free(struct sym_proc *p)
 {
-	sb_free(&p->out);
-	sb_free(&p->err);
+	mmf_sb_free(&p->out);
+	mmf_sb_free(&p->err);
 }
 
-char *sym_proc_why(const struct sym_proc *p)
+char *mmf_sym_proc_why(const struct sym_proc *p)
 {
 	const char *msg = p->err.buf ? p->err.buf : "";
 	size_t n = strcspn(msg, "\n");
 
 	if (WIFSIGNALED(p->status))
-		return xasprintf("killed by signal %d%s%.*s", WTERMSIG(p->status), n ? ": " : "",
+		return mmf_xasprintf("killed by signal %d%s%.*s", WTERMSIG(p->status), n ? ": " : "",
 				 (int)n, msg);
-	return xasprintf("exit status %d%s%.*s", WEXITSTATUS(p->status), n ? ": " : "", (int)n,
+	return mmf_xasprintf("exit status %d%s%.*s", WEXITSTATUS(p->status), n ? ": " : "", (int)n,
 			 msg);
 }

@@ -30,13 +30,13 @@ static bool frame_addr(struct mmf_symbolizer *s, const char *line, struct req *r
 	const struct sym_frame *f = &r->f;
 	const struct sym_ent *e;
 
-	r->obj = sym_frame_obj(s, line, f);
+	r->obj = mmf_sym_frame_obj(s, line, f);
 	if (!r->obj)
 		return false;
-	e = sym_table_find(&r->obj->tab, line + f->sym, f->name_len, f->size);
+	e = mmf_sym_table_find(&r->obj->tab, line + f->sym, f->name_len, f->size);
 	if (!e) {
 		if (!r->obj->noted_unknown)
-			sym_note(s, "%s: unknown symbols, such as %.*s: %s", r->obj->label,
+			mmf_sym_note(s, "%s: unknown symbols, such as %.*s: %s", r->obj->label,
 				 (int)f->name_len, line + f->sym, LEFT_AS_IS);
 		r->obj->noted_unknown = true;
 		return false;
@@ -62,12 +62,12 @@ static size_t find_frames(struct mmf_symbolizer *s, const char *text, size_t len
 
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
-			v = xrealloc(v, cap * sizeof(*v));
+			v = mmf_xrealloc(v, cap * sizeof(*v));
 		}
 		memset(&v[n], 0, sizeof(v[n]));
 		v[n].line = pos;
 		v[n].len = end - pos;
-		if (sym_parse_frame(text + pos, end - pos, &v[n].f) &&
+		if (mmf_sym_parse_frame(text + pos, end - pos, &v[n].f) &&
 		    frame_addr(s, text + pos, &v[n]))
 			n++;
 		pos = end + 1;
@@ -95,7 +95,7 @@ static void take_base(struct sym_obj *o, const struct sym_chain *c)
 	where = c->v[c->n - 1].where;
 	t = strstr(where, tail);
 	if (t && t > where)
-		o->base = xasprintf("%.*s", (int)(t - where), where);
+		o->base = mmf_xasprintf("%.*s", (int)(t - where), where);
 }
 
 /* Pass 2: one addr2line per object and section, for all its addresses. */
@@ -103,8 +103,8 @@ static void ask_group(struct mmf_symbolizer *s, struct req *v, size_t n, size_t 
 {
 	struct req *r0 = &v[first];
 	struct sym_obj *o = r0->obj;
-	size_t k = 0, *idx = xmalloc((n + 1) * sizeof(*idx));
-	uint64_t *addrs = xmalloc((n + 1) * sizeof(*addrs));
+	size_t k = 0, *idx = mmf_xmalloc((n + 1) * sizeof(*idx));
+	uint64_t *addrs = mmf_xmalloc((n + 1) * sizeof(*addrs));
 	struct sym_chain *res;
 	bool guess = false;
 	char *why;
@@ -117,7 +117,7 @@ static void ask_group(struct mmf_symbolizer *s, struct req *v, size_t n, size_t 
 		}
 	}
 	if (o == s->vml && !s->basepath && !o->base_tried && !r0->section) {
-		const struct sym_ent *e = sym_table_find(&o->tab, "kernel_init", 11, 0);
+		const struct sym_ent *e = mmf_sym_table_find(&o->tab, "kernel_init", 11, 0);
 
 		o->base_tried = true;
 		if (e) {
@@ -125,9 +125,9 @@ static void ask_group(struct mmf_symbolizer *s, struct req *v, size_t n, size_t 
 			guess = true;
 		}
 	}
-	res = xcalloc(k + guess, sizeof(*res));
-	if (sym_addr2line(s->addr2line, o->path, r0->section, addrs, k + guess, res, &why)) {
-		sym_note(s, "%s: %s: %s", o->label, why, LEFT_AS_IS);
+	res = mmf_xcalloc(k + guess, sizeof(*res));
+	if (mmf_sym_addr2line(s->addr2line, o->path, r0->section, addrs, k + guess, res, &why)) {
+		mmf_sym_note(s, "%s: %s: %s", o->label, why, LEFT_AS_IS);
 		free(why);
 		/* that says it all */
 		o->noted_noline = true;
@@ -136,7 +136,7 @@ static void ask_group(struct mmf_symbolizer *s, struct req *v, size_t n, size_t 
 			v[idx[i]].chain = res[i];
 		if (guess) {
 			take_base(o, &res[k]);
-			sym_chain_free(&res[k]);
+			mmf_sym_chain_free(&res[k]);
 		}
 	}
 	free(res);
@@ -157,7 +157,7 @@ static bool unknown(const struct sym_loc *l)
 /* Drop "/./" and "dir/" from a path: a kernel source tree's relative one. */
 static char *pretty(struct mmf_symbolizer *s, struct sym_obj *o, const char *where)
 {
-	char *p = xstrdup(where), *q;
+	char *p = mmf_xstrdup(where), *q;
 	const char *base = s->basepath ? s->basepath : o->base;
 	size_t blen;
 
@@ -165,7 +165,7 @@ static char *pretty(struct mmf_symbolizer *s, struct sym_obj *o, const char *whe
 		memmove(q, q + 2, strlen(q + 2) + 1);
 	if (!base && p[0] == '/') {
 		if (!o->comp_tried) {
-			o->comp_dir = sym_comp_dir(s->readelf, o->path);
+			o->comp_dir = mmf_sym_comp_dir(s->readelf, o->path);
 			o->comp_tried = true;
 		}
 		/* "/" as build directory would make absolute paths relative */
@@ -197,7 +197,7 @@ static bool write_frame(struct mmf_symbolizer *s, const char *line, const struct
 
 	if (!c->n || unknown(&c->v[c->n - 1])) {
 		if (!r->obj->noted_noline)
-			sym_note(s, "%s: addresses without line info, such as %.*s: %s",
+			mmf_sym_note(s, "%s: addresses without line info, such as %.*s: %s",
 				 r->obj->label, (int)(f->sym_end - f->sym), line + f->sym,
 				 LEFT_AS_IS);
 		r->obj->noted_noline = true;
@@ -207,14 +207,14 @@ static bool write_frame(struct mmf_symbolizer *s, const char *line, const struct
 		if (unknown(&c->v[i]))
 			continue;
 		w = pretty(s, r->obj, c->v[i].where);
-		sb_add(out, line, f->sym);
-		sb_printf(out, "%s %s [inline]\n", c->v[i].func, w);
+		mmf_sb_add(out, line, f->sym);
+		mmf_sb_printf(out, "%s %s [inline]\n", c->v[i].func, w);
 		free(w);
 	}
 	w = pretty(s, r->obj, c->v[c->n - 1].where);
-	sb_add(out, line, f->sym_end);
-	sb_printf(out, " %s", w);
-	sb_add(out, line + f->sym_end, r->len - f->sym_end);
+	mmf_sb_add(out, line, f->sym_end);
+	mmf_sb_printf(out, " %s", w);
+	mmf_sb_add(out, line + f->sym_end, r->len - f->sym_end);
 	free(w);
 	return true;
 }
@@ -230,23 +230,23 @@ int mmf_symbolizer_run(struct mmf_symbolizer *s, const char *text, size_t len, c
 	for (size_t i = 0; i < n; i++)
 		if (!v[i].asked)
 			ask_group(s, v, n, i);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	for (size_t i = 0; i < n; i++) {
 		const char *line = text + v[i].line;
 
-		sb_add(&sb, text + pos, v[i].line - pos);
+		mmf_sb_add(&sb, text + pos, v[i].line - pos);
 		pos = v[i].line;
 		if (write_frame(s, line, &v[i], &sb)) {
 			done++;
 			pos += v[i].len;
 		}
-		sym_chain_free(&v[i].chain);
+		mmf_sym_chain_free(&v[i].chain);
 	}
-	sb_add(&sb, text + pos, len - pos);
+	mmf_sb_add(&sb, text + pos, len - pos);
 	free(v);
 	if (out_len)
 		*out_len = sb.len;
-	*out = sb_detach(&sb);
+	*out = mmf_sb_detach(&sb);
 	return done;
 }
 

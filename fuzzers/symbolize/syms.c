@@ -68,7 +68,7 @@ static int cmp_ent(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-int sym_table_load(const char *nm, const char *path, struct sym_table *t, char **why)
+int mmf_sym_table_load(const char *nm, const char *path, struct sym_table *t, char **why)
 {
 	char *argv[] = { (char *)nm, "--format=sysv", "-p", "--defined-only", (char *)path, NULL };
 	struct sym_proc p;
@@ -77,21 +77,21 @@ int sym_table_load(const char *nm, const char *path, struct sym_table *t, char *
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = sym_run(argv, NULL, 0, NULL, &p);
+	err = mmf_sym_run(argv, NULL, 0, NULL, &p);
 	if (err) {
-		*why = xasprintf("%s: %s", nm, strerror(-err));
+		*why = mmf_xasprintf("%s: %s", nm, strerror(-err));
 		return -1;
 	}
 	if (p.status) {
-		char *w = sym_proc_why(&p);
+		char *w = mmf_sym_proc_why(&p);
 
-		*why = xasprintf("%s: %s", nm, w);
+		*why = mmf_xasprintf("%s: %s", nm, w);
 		free(w);
-		sym_proc_free(&p);
+		mmf_sym_proc_free(&p);
 		return -1;
 	}
-	t->buf = sb_detach(&p.out);
-	sym_proc_free(&p);
+	t->buf = mmf_sb_detach(&p.out);
+	mmf_sym_proc_free(&p);
 	for (line = t->buf; *line; line = next) {
 		struct sym_ent e;
 
@@ -104,14 +104,14 @@ int sym_table_load(const char *nm, const char *path, struct sym_table *t, char *
 			continue;
 		if (t->n == cap) {
 			cap = cap ? cap * 2 : 1024;
-			t->v = xrealloc(t->v, cap * sizeof(*t->v));
+			t->v = mmf_xrealloc(t->v, cap * sizeof(*t->v));
 		}
 		e.idx = t->n;
 		t->v[t->n++] = e;
 	}
 	if (!t->n) {
-		*why = xstrdup("no function symbols (stripped?)");
-		sym_table_free(t);
+		*why = mmf_xstrdup("no function symbols (stripped?)");
+		mmf_sym_table_free(t);
 		return -1;
 	}
 	qsort(t->v, t->n, sizeof(*t->v), cmp_ent);
@@ -150,10 +150,10 @@ static const struct sym_ent *pick(const struct sym_table *t, size_t i, const cha
 	return first;
 }
 
-const struct sym_ent *sym_table_find(const struct sym_table *t, const char *name, size_t len,
+const struct sym_ent *mmf_sym_table_find(const struct sym_table *t, const char *name, size_t len,
 				     uint64_t size)
 {
-	char *key = xmalloc(len + sizeof(".llvm."));
+	char *key = mmf_xmalloc(len + sizeof(".llvm."));
 	const struct sym_ent *e;
 
 	memcpy(key, name, len);
@@ -168,7 +168,7 @@ const struct sym_ent *sym_table_find(const struct sym_table *t, const char *name
 	return e;
 }
 
-void sym_table_free(struct sym_table *t)
+void mmf_sym_table_free(struct sym_table *t)
 {
 	free(t->buf);
 	free(t->v);

@@ -106,7 +106,7 @@ int mmf_cg_detect(char *mnt, size_t n)
 	if (!text)
 		return mmf_sys_fail(errno, "read /proc/mounts");
 	for (p = text; (p = mmf_cg_next_mount(p, 2, mnt, n));) {
-		char *ctl = xasprintf("%s/cgroup.controllers", mnt);
+		char *ctl = mmf_xasprintf("%s/cgroup.controllers", mnt);
 		bool mem = file_has_word(ctl, "memory");
 
 		free(ctl);
@@ -140,8 +140,8 @@ static bool is_dir(const char *path)
 /* Journal, then enable +ctrl in dir's subtree_control. */
 static int enable_ctrl(struct mmf_journal *j, const char *dir, const char *ctrl)
 {
-	char *file = xasprintf("%s/cgroup.subtree_control", dir);
-	char *val = xasprintf("+%s", ctrl);
+	char *file = mmf_xasprintf("%s/cgroup.subtree_control", dir);
+	char *val = mmf_xasprintf("+%s", ctrl);
 	int ret = 0;
 
 	if (file_has_word(file, ctrl))
@@ -170,18 +170,18 @@ static int v2_parent(struct mmf_journal *j, const char *mnt, const char *own, ch
 	int ret;
 
 	if (strcmp(own, mnt)) {
-		ctl = xasprintf("%s/cgroup.controllers", own);
+		ctl = mmf_xasprintf("%s/cgroup.controllers", own);
 		avail = file_has_word(ctl, "memory");
 		free(ctl);
 		if (avail && enable_ctrl(j, own, "memory") == 0) {
-			*parent = xstrdup(own);
+			*parent = mmf_xstrdup(own);
 			return 0;
 		}
 	}
 	ret = enable_ctrl(j, mnt, "memory");
 	if (ret < 0)
 		return ret;
-	*parent = xstrdup(mnt);
+	*parent = mmf_xstrdup(mnt);
 	return 0;
 }
 
@@ -215,25 +215,25 @@ int mmf_cg_create(struct mmf_journal *j, const char *name, struct mmf_cgroup **c
 		return mmf_sys_fail(errno, "read /proc/self/cgroup");
 	ret = mmf_cg_self_path(self, version, rel, sizeof(rel));
 	free(self);
-	own = xasprintf("%s%s", mnt, ret == 0 && strcmp(rel, "/") ? rel : "");
+	own = mmf_xasprintf("%s%s", mnt, ret == 0 && strcmp(rel, "/") ? rel : "");
 	/* Another namespace's path, or a v1 memory hierarchy we are not in. */
 	if (!is_dir(own)) {
 		free(own);
-		own = xstrdup(mnt);
+		own = mmf_xstrdup(mnt);
 	}
 	if (version == 2) {
 		ret = v2_parent(j, mnt, own, &parent);
 	} else {
-		parent = xstrdup(own);	/* v1 has no no-internal-process rule */
+		parent = mmf_xstrdup(own);	/* v1 has no no-internal-process rule */
 		ret = 0;
 	}
 	free(own);
 	if (ret < 0)
 		return ret;
 	if (name)
-		path = xasprintf("%s/mmfuzz.%d.%s", parent, (int)getpid(), name);
+		path = mmf_xasprintf("%s/mmfuzz.%d.%s", parent, (int)getpid(), name);
 	else
-		path = xasprintf("%s/mmfuzz.%d", parent, (int)getpid());
+		path = mmf_xasprintf("%s/mmfuzz.%d", parent, (int)getpid());
 	free(parent);
 	ret = mmf_journal_add(j, &mmf_jk_cgroup, path, version == 2 ? "v2" : "v1");
 	if (ret < 0)
@@ -250,7 +250,7 @@ int mmf_cg_create(struct mmf_journal *j, const char *name, struct mmf_cgroup **c
 			ret = mmf_sys_fail(err, "mkdir %s", path);
 		goto fail;
 	}
-	cg = xcalloc(1, sizeof(*cg));
+	cg = mmf_xcalloc(1, sizeof(*cg));
 	cg->j = j;
 	cg->version = version;
 	cg->path = path;
@@ -275,7 +275,7 @@ int mmf_cg_version(const struct mmf_cgroup *cg)
 
 static char *cg_file(const struct mmf_cgroup *cg, const char *name)
 {
-	return xasprintf("%s/%s", cg->path, name);
+	return mmf_xasprintf("%s/%s", cg->path, name);
 }
 
 static int cg_write(const struct mmf_cgroup *cg, const char *name, const char *val)
@@ -475,7 +475,7 @@ static int move_up(const char *path, const char *pid)
 	int ret = -ENOENT;
 
 	while (anc) {
-		char *procs = xasprintf("%s/cgroup.procs", anc), *up;
+		char *procs = mmf_xasprintf("%s/cgroup.procs", anc), *up;
 
 		if (access(procs, F_OK)) {	/* above the hierarchy's root */
 			free(procs);
@@ -495,7 +495,7 @@ static int move_up(const char *path, const char *pid)
 
 static int move_tasks(const char *path)
 {
-	char *procs = xasprintf("%s/cgroup.procs", path);
+	char *procs = mmf_xasprintf("%s/cgroup.procs", path);
 	char *text = mmf_read_text(procs), *line, *save = NULL;
 	int ret = 0;
 
@@ -529,7 +529,7 @@ static int remove_dir(const char *path)
 
 		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		sub = xasprintf("%s/%s", path, de->d_name);
+		sub = mmf_xasprintf("%s/%s", path, de->d_name);
 		ret = remove_dir(sub);
 		free(sub);
 		if (ret < 0)
@@ -587,7 +587,7 @@ static int cgroup_undo(const char *path, const char *arg)
 
 static void cgroup_describe(struct strbuf *sb, const char *path, const char *arg)
 {
-	sb_printf(sb, "remove cgroup %s", path);
+	mmf_sb_printf(sb, "remove cgroup %s", path);
 }
 
 const struct mmf_journal_kind mmf_jk_cgroup = {
@@ -602,7 +602,7 @@ MMF_JOURNAL_KIND(mmf_jk_cgroup);
 static int subtree_undo(const char *path, const char *arg)
 {
 	const char *ctrl = arg ? arg : "memory";
-	char *file = xasprintf("%s/cgroup.subtree_control", path), *val;
+	char *file = mmf_xasprintf("%s/cgroup.subtree_control", path), *val;
 	struct dirent *de;
 	bool others = false;
 	int ret;
@@ -622,7 +622,7 @@ static int subtree_undo(const char *path, const char *arg)
 		free(file);
 		return MMF_UNDO_INUSE;
 	}
-	val = xasprintf("-%s", ctrl);
+	val = mmf_xasprintf("-%s", ctrl);
 	ret = mmf_sysfs_write(file, val);
 	free(val);
 	free(file);
@@ -634,7 +634,7 @@ static int subtree_undo(const char *path, const char *arg)
 
 static void subtree_describe(struct strbuf *sb, const char *path, const char *arg)
 {
-	sb_printf(sb, "disable %s in %s/cgroup.subtree_control", arg ? arg : "memory", path);
+	mmf_sb_printf(sb, "disable %s in %s/cgroup.subtree_control", arg ? arg : "memory", path);
 }
 
 static const struct mmf_journal_kind jk_subtree = {

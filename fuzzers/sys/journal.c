@@ -78,9 +78,9 @@ static void esc(struct strbuf *sb, const char *s)
 		unsigned char c = *s;
 
 		if (c <= ' ' || c >= 0x7f || c == '%')
-			sb_printf(sb, "%%%02X", c);
+			mmf_sb_printf(sb, "%%%02X", c);
 		else
-			sb_add(sb, (const char *)&c, 1);
+			mmf_sb_add(sb, (const char *)&c, 1);
 	}
 }
 
@@ -97,7 +97,7 @@ static int hexval(char c)
 
 static char *unesc(const char *s, size_t n)
 {
-	char *out = xmalloc(n + 1), *o = out;
+	char *out = mmf_xmalloc(n + 1), *o = out;
 
 	for (size_t i = 0; i < n; i++) {
 		int hi = i + 2 < n ? hexval(s[i + 1]) : -1;
@@ -128,7 +128,7 @@ static void recs_push(struct jrecs *rs, const struct mmf_journal_kind *kind, cha
 {
 	if (rs->nr == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 16;
-		rs->v = xrealloc(rs->v, rs->cap * sizeof(*rs->v));
+		rs->v = mmf_xrealloc(rs->v, rs->cap * sizeof(*rs->v));
 	}
 	rs->v[rs->nr++] = (struct jrec){ .kind = kind, .name = name, .key = key, .arg = arg };
 }
@@ -293,13 +293,13 @@ static void describe(struct strbuf *sb, const struct jrec *r)
 	if (r->kind)
 		r->kind->describe(sb, r->key, r->arg);
 	else
-		sb_printf(sb, "%s %s", r->name, r->key);
+		mmf_sb_printf(sb, "%s %s", r->name, r->key);
 }
 
 /* The path an item is about, for "keep what depends on a failed item". */
 static char *dep_key(const struct jrec *r)
 {
-	return r->kind && r->kind->path ? r->kind->path(r->key) : xstrdup(r->key);
+	return r->kind && r->kind->path ? r->kind->path(r->key) : mmf_xstrdup(r->key);
 }
 
 /* k is f or one of its ancestors ("/a" for "/a/b"). */
@@ -315,7 +315,7 @@ static void emit(FILE *out, const char *jpath, const char *what, const char *res
 	if (out)
 		fprintf(out, "%s: %s: %s\n", jpath, what, res);
 	else if (bad)
-		warnx_("%s: %s: %s", jpath, what, res);
+		mmf_warnx_("%s: %s: %s", jpath, what, res);
 }
 
 static int rewrite_kept(const char *path, const struct jfile *jf)
@@ -323,8 +323,8 @@ static int rewrite_kept(const char *path, const struct jfile *jf)
 	struct strbuf sb;
 	int ret = 0;
 
-	sb_init(&sb);
-	sb_printf(&sb, "%s %d %d %llu %s\n", JOURNAL_MAGIC, JOURNAL_VERSION, (int)jf->pid,
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "%s %d %d %llu %s\n", JOURNAL_MAGIC, JOURNAL_VERSION, (int)jf->pid,
 		  jf->start, jf->boot);
 	for (size_t i = 0; i < jf->recs.nr; i++) {
 		const struct jrec *r = &jf->recs.v[i];
@@ -332,17 +332,17 @@ static int rewrite_kept(const char *path, const struct jfile *jf)
 		if (!r->keep)
 			continue;
 		esc(&sb, r->name);
-		sb_puts(&sb, " ");
+		mmf_sb_puts(&sb, " ");
 		esc(&sb, r->key);
 		if (r->arg) {
-			sb_puts(&sb, " ");
+			mmf_sb_puts(&sb, " ");
 			esc(&sb, r->arg);
 		}
-		sb_puts(&sb, "\n");
+		mmf_sb_puts(&sb, "\n");
 	}
-	if (write_file_atomic(path, sb.buf, sb.len) || chmod(path, 0600))
+	if (mmf_write_file_atomic(path, sb.buf, sb.len) || chmod(path, 0600))
 		ret = mmf_sys_fail(errno, "rewrite %s", path);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return ret;
 }
 
@@ -356,7 +356,7 @@ static int read_fd(int fd, struct strbuf *sb)
 			continue;
 		if (n < 0)
 			return -errno;
-		sb_add(sb, chunk, n);
+		mmf_sb_add(sb, chunk, n);
 	}
 	return 0;
 }
@@ -381,7 +381,7 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 	char **failed = NULL;
 	size_t nfailed = 0;
 
-	sb_init(&what);
+	mmf_sb_init(&what);
 	for (size_t i = jf->recs.nr; i-- > 0;) {
 		struct jrec *r = &jf->recs.v[i];
 		char *dk;
@@ -389,7 +389,7 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 
 		if (r->done)
 			continue;
-		sb_free(&what);
+		mmf_sb_free(&what);
 		describe(&what, r);
 		dk = dep_key(r);
 		for (size_t f = 0; f < nfailed && !r->keep; f++)
@@ -411,15 +411,15 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 		if (ret < 0) {
 			struct strbuf msg;
 
-			sb_init(&msg);
-			sb_printf(&msg, "FAILED: %s", mmf_sys_err());
+			mmf_sb_init(&msg);
+			mmf_sb_printf(&msg, "FAILED: %s", mmf_sys_err());
 			emit(out, path, what.buf, msg.buf, true);
-			sb_free(&msg);
+			mmf_sb_free(&msg);
 			r->keep = true;
 			rep->failed++;
 			if (!*first_err)
 				*first_err = ret;
-			failed = xrealloc(failed, (nfailed + 1) * sizeof(*failed));
+			failed = mmf_xrealloc(failed, (nfailed + 1) * sizeof(*failed));
 			failed[nfailed++] = dk;
 			continue;
 		}
@@ -431,7 +431,7 @@ static void undo_all(const char *path, struct jfile *jf, bool same_boot, FILE *o
 	for (size_t f = 0; f < nfailed; f++)
 		free(failed[f]);
 	free(failed);
-	sb_free(&what);
+	mmf_sb_free(&what);
 }
 
 /*
@@ -466,7 +466,7 @@ static int replay(const char *path, bool owner, FILE *out, struct mmf_cleanup_re
 		if (tries == 3)
 			return mmf_sys_fail(EAGAIN, "%s keeps changing", path);
 	}
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	ret = read_fd(fd, &sb);
 	if (ret < 0) {
 		err = mmf_sys_fail(-ret, "read %s", path);
@@ -490,10 +490,10 @@ static int replay(const char *path, bool owner, FILE *out, struct mmf_cleanup_re
 	if (!owner && owner_alive(&jf, cur_boot)) {
 		struct strbuf msg;
 
-		sb_init(&msg);
-		sb_printf(&msg, "left alone: pid %d is still running", (int)jf.pid);
+		mmf_sb_init(&msg);
+		mmf_sb_printf(&msg, "left alone: pid %d is still running", (int)jf.pid);
 		emit(out, path, "journal", msg.buf, false);
-		sb_free(&msg);
+		mmf_sb_free(&msg);
 		rep->live++;
 		recs_free(&jf.recs);
 		goto out;
@@ -507,12 +507,12 @@ static int replay(const char *path, bool owner, FILE *out, struct mmf_cleanup_re
 		int r2 = rewrite_kept(path, &jf);
 
 		if (r2 < 0)
-			warnx_("%s", mmf_sys_err());
+			mmf_warnx_("%s", mmf_sys_err());
 		rep->kept++;
 	}
 	recs_free(&jf.recs);
 out:
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	close(fd);	/* drops the lock */
 	return err;
 }
@@ -550,7 +550,7 @@ static void remove_stale_tmp(const char *dir, const char *name, FILE *out)
 	if (rewriter <= 0 || (!proc_start(rewriter, &start, &state) && state != 'Z'))
 		return;
 	/* The rename never happened, so the journal itself is intact. */
-	path = xasprintf("%s/%s", dir, name);
+	path = mmf_xasprintf("%s/%s", dir, name);
 	if (!unlink(path))
 		emit(out, path, "journal", "removed (interrupted rewrite)", false);
 	free(path);
@@ -580,7 +580,7 @@ int mmf_cleanup(const char *state_dir, FILE *out, struct mmf_cleanup_report *rep
 			remove_stale_tmp(state_dir, de->d_name, out);
 			continue;
 		}
-		path = xasprintf("%s/%s", state_dir, de->d_name);
+		path = mmf_xasprintf("%s/%s", state_dir, de->d_name);
 		ret = replay(path, false, out, rep);
 		if (ret < 0 && !err)
 			err = ret;
@@ -604,12 +604,12 @@ static int write_header(int fd)
 	if (ret < 0)
 		return ret;
 	boot_id(boot, sizeof(boot));
-	sb_init(&sb);
-	sb_printf(&sb, "%s %d %d %llu %s\n", JOURNAL_MAGIC, JOURNAL_VERSION, (int)getpid(),
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "%s %d %d %llu %s\n", JOURNAL_MAGIC, JOURNAL_VERSION, (int)getpid(),
 		  start, boot);
-	if (write_all(fd, sb.buf, sb.len) || fsync(fd))
+	if (mmf_write_all(fd, sb.buf, sb.len) || fsync(fd))
 		ret = -errno;
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return ret;
 }
 
@@ -621,14 +621,14 @@ static int write_header(int fd)
  */
 static int create_journal(const char *dir, const char *path)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	char *tmp = mmf_xasprintf("%s.tmp.%d", path, (int)getpid());
 	int fd = -1, ret = 0;
 
 	for (int tries = 0; tries < 3; tries++) {
 		unlink(tmp);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 		/* A run that just finished removed the (then empty) state dir. */
-		if (fd < 0 && errno == ENOENT && !mkdir_p(dir, 0700))
+		if (fd < 0 && errno == ENOENT && !mmf_mkdir_p(dir, 0700))
 			continue;
 		if (fd < 0) {
 			ret = mmf_sys_fail(errno, "create %s", tmp);
@@ -646,7 +646,7 @@ static int create_journal(const char *dir, const char *path)
 			struct mmf_cleanup_report rep = { 0 };
 
 			/* Our pid, so its owner is dead (or it is ours from a prior open). */
-			warnx_("replaying stale journal %s of an earlier process with pid %d",
+			mmf_warnx_("replaying stale journal %s of an earlier process with pid %d",
 			       path, (int)getpid());
 			if (replay(path, true, stderr, &rep) < 0) {
 				ret = mmf_sys_fail(EEXIST, "%s has items that cannot be undone "
@@ -679,20 +679,20 @@ int mmf_journal_open(const char *state_dir, struct mmf_journal **jp)
 	*jp = NULL;
 	if (!state_dir)
 		state_dir = mmf_state_dir();
-	if (mkdir_p(state_dir, 0700))
+	if (mmf_mkdir_p(state_dir, 0700))
 		return mmf_sys_fail(errno, "create state dir %s", state_dir);
-	path = xasprintf("%s/journal.%d", state_dir, (int)getpid());
+	path = mmf_xasprintf("%s/journal.%d", state_dir, (int)getpid());
 	fd = create_journal(state_dir, path);
 	if (fd < 0) {
 		free(path);
 		return fd;
 	}
 	fsync_dir(state_dir);
-	j = xcalloc(1, sizeof(*j));
+	j = mmf_xcalloc(1, sizeof(*j));
 	pthread_mutex_init(&j->lock, NULL);
 	j->fd = fd;
 	j->pid = getpid();
-	j->dir = xstrdup(state_dir);
+	j->dir = mmf_xstrdup(state_dir);
 	j->path = path;
 	*jp = j;
 	return 0;
@@ -701,7 +701,7 @@ int mmf_journal_open(const char *state_dir, struct mmf_journal **jp)
 static int append(struct mmf_journal *j, const char *line, size_t n)
 {
 	/* One write() per record: O_APPEND keeps records whole across forks. */
-	if (write_all(j->fd, line, n) || fdatasync(j->fd))
+	if (mmf_write_all(j->fd, line, n) || fdatasync(j->fd))
 		return mmf_sys_fail(errno, "append to %s", j->path);
 	return 0;
 }
@@ -714,21 +714,21 @@ int mmf_journal_add(struct mmf_journal *j, const struct mmf_journal_kind *kind,
 
 	if (!kind || !key || !*key)
 		return mmf_sys_fail(EINVAL, "bad journal record");
-	sb_init(&sb);
-	sb_printf(&sb, "%s ", kind->name);
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "%s ", kind->name);
 	esc(&sb, key);
 	if (arg) {
-		sb_puts(&sb, " ");
+		mmf_sb_puts(&sb, " ");
 		esc(&sb, arg);
 	}
-	sb_puts(&sb, "\n");
+	mmf_sb_puts(&sb, "\n");
 	pthread_mutex_lock(&j->lock);
 	ret = append(j, sb.buf, sb.len);
 	if (!ret)
-		recs_push(&j->recs, kind, xstrdup(kind->name), xstrdup(key),
-			  arg ? xstrdup(arg) : NULL);
+		recs_push(&j->recs, kind, mmf_xstrdup(kind->name), mmf_xstrdup(key),
+			  arg ? mmf_xstrdup(arg) : NULL);
 	pthread_mutex_unlock(&j->lock);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return ret;
 }
 
@@ -741,10 +741,10 @@ int mmf_journal_done(struct mmf_journal *j, const struct mmf_journal_kind *kind,
 
 	if (!kind || !key)
 		return mmf_sys_fail(EINVAL, "bad journal record");
-	sb_init(&sb);
-	sb_printf(&sb, "done %s ", kind->name);
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "done %s ", kind->name);
 	esc(&sb, key);
-	sb_puts(&sb, "\n");
+	mmf_sb_puts(&sb, "\n");
 	pthread_mutex_lock(&j->lock);
 	r = recs_find(&j->recs, kind->name, key);
 	if (r) {
@@ -753,7 +753,7 @@ int mmf_journal_done(struct mmf_journal *j, const struct mmf_journal_kind *kind,
 			r->done = true;
 	}
 	pthread_mutex_unlock(&j->lock);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	return ret;
 }
 
@@ -792,7 +792,7 @@ int mmf_journal_close(struct mmf_journal *j, bool undo)
 			j->fd = -1;
 			ret = replay(j->path, true, NULL, &rep);
 			if (ret < 0)
-				warnx_("%s: %d item(s) could not be undone and stay there for "
+				mmf_warnx_("%s: %d item(s) could not be undone and stay there for "
 				       "'mmfuzz cleanup'", j->path, rep.failed);
 			else
 				rmdir(j->dir);	/* ours too; fails harmlessly unless empty */
@@ -834,8 +834,8 @@ static void __attribute__((noreturn)) guardian_cleanup(const char *dir)
 	FILE *out = NULL;
 
 	/*
-	 * Retry briefly: the owner's children die a moment after it (journals
-	 * still live), and while they die swapoff can fail with ENOMEM.
+	 * Retry briefly: the owner's children mmf_die a moment after it (journals
+	 * still live), and while they mmf_die swapoff can fail with ENOMEM.
 	 */
 	for (int i = 0; i < 10; i++) {
 		struct mmf_cleanup_report rep;
@@ -854,7 +854,7 @@ int mmf_state_guard(const char *state_dir)
 {
 	pid_t owner = getpid(), child, g = -1;
 	int pfd[2], pidfd = -1, st;
-	char *dir = xstrdup(state_dir ? state_dir : mmf_state_dir());
+	char *dir = mmf_xstrdup(state_dir ? state_dir : mmf_state_dir());
 
 #ifdef SYS_pidfd_open
 	pidfd = syscall(SYS_pidfd_open, owner, 0);

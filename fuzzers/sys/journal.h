@@ -103,7 +103,7 @@ int mmf_journal_guard(struct mmf_journal *j);
 /*
  * Undo everything (if undo) in reverse order and remove the journal file;
  * items that could not be undone stay in the file for 'mmfuzz cleanup' and
- * are reported with warnx_(). Without undo the file is kept as is (the
+ * are reported with mmf_warnx_(). Without undo the file is kept as is (the
  * changes stay until cleanup). Frees j in every case. Returns 0 or the
  * first error. In a forked child it only frees.
  */

@@ -67,7 +67,7 @@ static int loop_undo(const char *dev, const char *backing)
 
 static void loop_describe(struct strbuf *sb, const char *dev, const char *backing)
 {
-	sb_printf(sb, "detach %s from %s", dev, backing ? backing : "");
+	mmf_sb_printf(sb, "detach %s from %s", dev, backing ? backing : "");
 }
 
 static const struct mmf_journal_kind jk_loop = {
@@ -138,12 +138,12 @@ static int bind_free(struct mmf_journal *j, int file_fd, const char *backing, ch
 static int write_header(const char *dev, uint64_t pages)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *page = xcalloc(1, pg);
+	unsigned char *page = mmf_xcalloc(1, pg);
 	int fd, ret = 0;
 
 	mmf_swap_header(page, pages);
 	fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, page, pg) || fsync(fd))
+	if (fd < 0 || mmf_write_all(fd, page, pg) || fsync(fd))
 		ret = mmf_sys_fail(errno, "write swap header to %s", dev);
 	if (fd >= 0)
 		close(fd);

@@ -52,7 +52,7 @@ void mmf_swap_header(unsigned char *page, uint64_t pages)
 	h->last_page = pages - 1;
 	h->nr_badpages = 0;
 	if (getrandom(h->sws_uuid, sizeof(h->sws_uuid), 0) != sizeof(h->sws_uuid)) {
-		uint64_t t = now_ns() ^ getpid();	/* uniqueness is all we need */
+		uint64_t t = mmf_now_ns() ^ getpid();	/* uniqueness is all we need */
 
 		memcpy(h->sws_uuid, &t, sizeof(t));
 	}
@@ -121,7 +121,7 @@ static int swapon_undo(const char *path, const char *arg)
 
 static void swapon_describe(struct strbuf *sb, const char *path, const char *arg)
 {
-	sb_printf(sb, "swapoff %s", path);
+	mmf_sb_printf(sb, "swapoff %s", path);
 }
 
 const struct mmf_journal_kind mmf_jk_swapon = {
@@ -138,14 +138,14 @@ static int fill_swapfile(int fd, uint64_t pages, const char *path)
 	const size_t chunk = 1 << 20;
 	long pg = page_size();
 	uint64_t left = pages * pg;
-	unsigned char *buf = xcalloc(1, chunk);
+	unsigned char *buf = mmf_xcalloc(1, chunk);
 	int ret = 0;
 
 	mmf_swap_header(buf, pages);
 	while (left) {
 		size_t n = MIN(left, chunk);
 
-		if (write_all(fd, buf, n)) {
+		if (mmf_write_all(fd, buf, n)) {
 			ret = mmf_sys_fail(errno, "write %s", path);
 			break;
 		}
@@ -175,7 +175,7 @@ static int file_undo(const char *path, const char *arg)
 
 static void file_describe(struct strbuf *sb, const char *path, const char *arg)
 {
-	sb_printf(sb, "remove file %s", path);
+	mmf_sb_printf(sb, "remove file %s", path);
 }
 
 const struct mmf_journal_kind mmf_jk_file = {
@@ -276,7 +276,7 @@ static int module_check(const char *name, const char *arg)
 
 static int module_unload(const char *name, const char *arg)
 {
-	char *sys = xasprintf("/sys/module/%s", name);
+	char *sys = mmf_xasprintf("/sys/module/%s", name);
 	char *const argv[] = { "modprobe", "-r", (char *)name, NULL };
 	bool loaded = !access(sys, F_OK);
 
@@ -286,7 +286,7 @@ static int module_unload(const char *name, const char *arg)
 
 static void module_describe(struct strbuf *sb, const char *name, const char *arg)
 {
-	sb_printf(sb, "unload module %s", name);
+	mmf_sb_printf(sb, "unload module %s", name);
 }
 
 static const struct mmf_journal_kind jk_module = {
@@ -385,12 +385,12 @@ static int zram_undo(const char *id, const char *arg)
 
 static void zram_describe(struct strbuf *sb, const char *id, const char *arg)
 {
-	sb_printf(sb, "remove /dev/zram%s", id);
+	mmf_sb_printf(sb, "remove /dev/zram%s", id);
 }
 
 static char *zram_path(const char *id)
 {
-	return xasprintf("/dev/zram%s", id);
+	return mmf_xasprintf("/dev/zram%s", id);
 }
 
 const struct mmf_journal_kind mmf_jk_zram = {
@@ -433,9 +433,9 @@ static int zram_setup(int id, uint64_t pages)
 	fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0)
 		return mmf_sys_fail(errno, "open %s", dev);
-	page = xcalloc(1, page_size());
+	page = mmf_xcalloc(1, page_size());
 	mmf_swap_header(page, pages);
-	if (write_all(fd, page, page_size()) || fsync(fd))
+	if (mmf_write_all(fd, page, page_size()) || fsync(fd))
 		ret = mmf_sys_fail(errno, "write swap header to %s", dev);
 	free(page);
 	close(fd);
@@ -549,7 +549,7 @@ int mmf_swap_list(struct mmf_swap_info **list)
 		si.used_kb = used;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
-			v = xrealloc(v, cap * sizeof(*v));
+			v = mmf_xrealloc(v, cap * sizeof(*v));
 		}
 		v[n++] = si;
 	}

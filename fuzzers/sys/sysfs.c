@@ -87,11 +87,11 @@ done:
 char *mmf_read_text(const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = mmf_read_file(path, &len);
 
 	if (text && !len) {
 		free(text);
-		text = xstrdup("");
+		text = mmf_xstrdup("");
 	}
 	return text;
 }
@@ -200,7 +200,7 @@ static int knob_undo(const char *path, const char *old)
 
 static void knob_describe(struct strbuf *sb, const char *path, const char *old)
 {
-	sb_printf(sb, "restore %s = '%s'", path, old ? old : "");
+	mmf_sb_printf(sb, "restore %s = '%s'", path, old ? old : "");
 }
 
 const struct mmf_journal_kind mmf_jk_knob = {

@@ -32,7 +32,7 @@ int mmf_sys_set_err(int ret, const char *msg);
  */
 int mmf_sysfs_read(const char *path, char *buf, size_t n);
 /*
- * read_file() that also NUL-terminates an empty file (util's read_file()
+ * mmf_read_file() that also NUL-terminates an empty file (util's mmf_read_file()
  * does not then); NULL with errno set on failure. free() the result.
  */
 char *mmf_read_text(const char *path);

@@ -34,7 +34,7 @@ static int nr_opts(const struct mmf_cmd_spec *s, const struct mmf_opt **all)
 	for (int t = 0; s->tables && s->tables[t]; t++)
 		for (const struct mmf_opt *o = s->tables[t]; o->name; o++) {
 			if (n == MAX_OPTS)
-				die("%s: more than %d options", s->name, MAX_OPTS);
+				mmf_die("%s: more than %d options", s->name, MAX_OPTS);
 			all[n++] = o;
 		}
 	return n;
@@ -132,7 +132,7 @@ void mmf_opts_usage(const struct mmf_cmd_spec *s, FILE *f)
 static void bad_value(const struct mmf_cmd_spec *s, const struct mmf_opt *o, const char *arg,
 		      const char *why)
 {
-	warnx_("%s: --%s '%s' %s", s->name, o->name, arg, why);
+	mmf_warnx_("%s: --%s '%s' %s", s->name, o->name, arg, why);
 	exit(EXIT_BAD_VALUE);
 }
 
@@ -155,7 +155,7 @@ static void apply(const struct mmf_cmd_spec *s, const struct mmf_opt *o, const c
 		for (i = 0; i < o->hi && ((const char **)o->dst)[i]; i++)
 			;
 		if (i == o->hi) {
-			warnx_("%s: --%s given more than %lld times", s->name, o->name, o->hi);
+			mmf_warnx_("%s: --%s given more than %lld times", s->name, o->name, o->hi);
 			exit(EXIT_BAD_VALUE);
 		}
 		((const char **)o->dst)[i] = arg;
@@ -175,7 +175,7 @@ static void apply(const struct mmf_cmd_spec *s, const struct mmf_opt *o, const c
 			*(uint64_t *)o->dst = (uint64_t)v << 20;
 		return;
 	case MMF_OPT_MS:
-		ms = parse_duration_ms(arg);
+		ms = mmf_parse_duration_ms(arg);
 		if (ms < 0 || ms < o->lo) {
 			char least[32];
 
@@ -220,12 +220,12 @@ int mmf_opts_parse(const struct mmf_cmd_spec *s, int argc, char **argv)
 			exit(0);
 		}
 		if (c == ':') {
-			warnx_("%s: %s needs an argument (see 'mmfuzz %s --help')", s->name,
+			mmf_warnx_("%s: %s needs an argument (see 'mmfuzz %s --help')", s->name,
 			       argv[optind - 1], s->name);
 			exit(EXIT_USAGE);
 		}
 		if (c == '?') {
-			warnx_("%s: unknown option '%s' (see 'mmfuzz %s --help')", s->name,
+			mmf_warnx_("%s: unknown option '%s' (see 'mmfuzz %s --help')", s->name,
 			       argv[optind - 1], s->name);
 			exit(EXIT_USAGE);
 		}
@@ -234,10 +234,10 @@ int mmf_opts_parse(const struct mmf_cmd_spec *s, int argc, char **argv)
 	ops = argc - optind;
 	if (ops < s->min_args || (s->max_args >= 0 && ops > s->max_args)) {
 		if (ops > 0 && s->max_args >= 0 && ops > s->max_args)
-			warnx_("%s: unexpected argument '%s' (see 'mmfuzz %s --help')", s->name,
+			mmf_warnx_("%s: unexpected argument '%s' (see 'mmfuzz %s --help')", s->name,
 			       argv[optind + s->max_args], s->name);
 		else
-			warnx_("%s: %s (see 'mmfuzz %s --help')", s->name,
+			mmf_warnx_("%s: %s (see 'mmfuzz %s --help')", s->name,
 			       s->min_args == 1 ? "an operand is missing" : "operands are missing",
 			       s->name);
 		exit(EXIT_USAGE);

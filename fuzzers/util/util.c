@@ -15,47 +15,47 @@
 
 const char *mmf_progname = "mmfuzz";
 
-void *xmalloc(size_t n)
+void *mmf_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		die("out of memory (%zu bytes)", n);
+		mmf_die("out of memory (%zu bytes)", n);
 	return p;
 }
 
-void *xcalloc(size_t nmemb, size_t n)
+void *mmf_xcalloc(size_t nmemb, size_t n)
 {
 	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
 
 	if (!p)
-		die("out of memory (%zu x %zu bytes)", nmemb, n);
+		mmf_die("out of memory (%zu x %zu bytes)", nmemb, n);
 	return p;
 }
 
-void *xrealloc(void *p, size_t n)
+void *mmf_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		die("out of memory (%zu bytes)", n);
+		mmf_die("out of memory (%zu bytes)", n);
 	return p;
 }
 
-char *xstrdup(const char *s)
+char *mmf_xstrdup(const char *s)
 {
-	return strcpy(xmalloc(strlen(s) + 1), s);
+	return strcpy(mmf_xmalloc(strlen(s) + 1), s);
 }
 
-char *xasprintf(const char *fmt, ...)
+char *mmf_xasprintf(const char *fmt, ...)
 {
 	struct strbuf sb;
 	va_list ap;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
+	mmf_sb_vprintf(&sb, fmt, ap);
 	va_end(ap);
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 static void vmsg(const char *fmt, va_list ap)
@@ -65,7 +65,7 @@ static void vmsg(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void warnx_(const char *fmt, ...)
+void mmf_warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,7 +74,7 @@ void warnx_(const char *fmt, ...)
 	va_end(ap);
 }
 
-void die(const char *fmt, ...)
+void mmf_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,17 +84,17 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
-void sb_init(struct strbuf *sb)
+void mmf_sb_init(struct strbuf *sb)
 {
 	sb->buf = NULL;
 	sb->len = 0;
 	sb->cap = 0;
 }
 
-void sb_free(struct strbuf *sb)
+void mmf_sb_free(struct strbuf *sb)
 {
 	free(sb->buf);
-	sb_init(sb);
+	mmf_sb_init(sb);
 }
 
 static void sb_grow(struct strbuf *sb, size_t extra)
@@ -102,12 +102,12 @@ static void sb_grow(struct strbuf *sb, size_t extra)
 	if (sb->len + extra + 1 <= sb->cap)
 		return;
 	sb->cap = MAX(sb->cap * 2, sb->len + extra + 64);
-	sb->buf = xrealloc(sb->buf, sb->cap);
+	sb->buf = mmf_xrealloc(sb->buf, sb->cap);
 	/* Always a string, also when nothing was added (an empty file). */
 	sb->buf[sb->len] = '\0';
 }
 
-void sb_add(struct strbuf *sb, const char *s, size_t n)
+void mmf_sb_add(struct strbuf *sb, const char *s, size_t n)
 {
 	sb_grow(sb, n);
 	memcpy(sb->buf + sb->len, s, n);
@@ -115,12 +115,12 @@ void sb_add(struct strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void sb_puts(struct strbuf *sb, const char *s)
+void mmf_sb_puts(struct strbuf *sb, const char *s)
 {
-	sb_add(sb, s, strlen(s));
+	mmf_sb_add(sb, s, strlen(s));
 }
 
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+void mmf_sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 	char probe[1];
@@ -136,27 +136,27 @@ void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	sb->len += n;
 }
 
-void sb_printf(struct strbuf *sb, const char *fmt, ...)
+void mmf_sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	sb_vprintf(sb, fmt, ap);
+	mmf_sb_vprintf(sb, fmt, ap);
 	va_end(ap);
 }
 
-char *sb_detach(struct strbuf *sb)
+char *mmf_sb_detach(struct strbuf *sb)
 {
 	char *s;
 
 	if (!sb->buf)
-		return xstrdup("");
+		return mmf_xstrdup("");
 	s = sb->buf;
-	sb_init(sb);
+	mmf_sb_init(sb);
 	return s;
 }
 
-char *read_file(const char *path, size_t *len)
+char *mmf_read_file(const char *path, size_t *len)
 {
 	struct strbuf sb;
 	char chunk[65536];
@@ -165,7 +165,7 @@ char *read_file(const char *path, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	sb_grow(&sb, 0);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
@@ -173,19 +173,19 @@ char *read_file(const char *path, size_t *len)
 				continue;
 			n = errno;
 			close(fd);
-			sb_free(&sb);
+			mmf_sb_free(&sb);
 			errno = n;
 			return NULL;
 		}
-		sb_add(&sb, chunk, n);
+		mmf_sb_add(&sb, chunk, n);
 	}
 	close(fd);
 	if (len)
 		*len = sb.len;
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
-int write_all(int fd, const void *buf, size_t n)
+int mmf_write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
 
@@ -206,7 +206,7 @@ int write_all(int fd, const void *buf, size_t n)
 /* Write to a temp file beside path, fsync, then rename or link it in. */
 static int write_via_temp(const char *path, const void *buf, size_t n, bool replace)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	char *tmp = mmf_xasprintf("%s.tmp.%d", path, (int)getpid());
 	int fd, err = 0;
 
 	/* A temp of this name is a dead writer's (pid reuse): truncate it. */
@@ -215,7 +215,7 @@ static int write_via_temp(const char *path, const void *buf, size_t n, bool repl
 		err = errno;
 		goto out;
 	}
-	if (write_all(fd, buf, n) || fsync(fd))
+	if (mmf_write_all(fd, buf, n) || fsync(fd))
 		err = errno;
 	if (close(fd) && !err)
 		err = errno;
@@ -229,17 +229,17 @@ out:
 	return err ? -1 : 0;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t n)
+int mmf_write_file_atomic(const char *path, const void *buf, size_t n)
 {
 	return write_via_temp(path, buf, n, true);
 }
 
-int write_file_new(const char *path, const void *buf, size_t n)
+int mmf_write_file_new(const char *path, const void *buf, size_t n)
 {
 	return write_via_temp(path, buf, n, false);
 }
 
-int mkdir_p(const char *path, unsigned int mode)
+int mmf_mkdir_p(const char *path, unsigned int mode)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
@@ -262,7 +262,7 @@ int mkdir_p(const char *path, unsigned int mode)
 	return 0;
 }
 
-uint64_t now_ns(void)
+uint64_t mmf_now_ns(void)
 {
 	struct timespec ts;
 
@@ -270,7 +270,7 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-int64_t parse_duration_ms(const char *s)
+int64_t mmf_parse_duration_ms(const char *s)
 {
 	static const struct {
 		const char *suffix;
@@ -324,36 +324,36 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void sb_json_str(struct strbuf *sb, const char *str)
+void mmf_sb_json_str(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
 
-	sb_add(sb, "\"", 1);
+	mmf_sb_add(sb, "\"", 1);
 	while (*s) {
 		size_t n = utf8_len(s);
 
 		if (!n) {
-			sb_puts(sb, "\\ufffd");
+			mmf_sb_puts(sb, "\\ufffd");
 			s++;
 		} else if (*s == '"' || *s == '\\') {
-			sb_printf(sb, "\\%c", *s++);
+			mmf_sb_printf(sb, "\\%c", *s++);
 		} else if (*s == '\n') {
-			sb_puts(sb, "\\n");
+			mmf_sb_puts(sb, "\\n");
 			s++;
 		} else if (*s == '\t') {
-			sb_puts(sb, "\\t");
+			mmf_sb_puts(sb, "\\t");
 			s++;
 		} else if (*s < 0x20 || *s == 0x7f) {
-			sb_printf(sb, "\\u%04x", *s++);
+			mmf_sb_printf(sb, "\\u%04x", *s++);
 		} else {
-			sb_add(sb, (const char *)s, n);
+			mmf_sb_add(sb, (const char *)s, n);
 			s += n;
 		}
 	}
-	sb_add(sb, "\"", 1);
+	mmf_sb_add(sb, "\"", 1);
 }
 
-void die_with_parent(pid_t parent, int sig, int status)
+void mmf_die_with_parent(pid_t parent, int sig, int status)
 {
 	prctl(PR_SET_PDEATHSIG, sig);
 	if (getppid() != parent)

@@ -19,15 +19,15 @@
 /* The command name used as prefix of every error message. */
 extern const char *mmf_progname;
 
-void *xmalloc(size_t n);
-void *xcalloc(size_t nmemb, size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *mmf_xmalloc(size_t n);
+void *mmf_xcalloc(size_t nmemb, size_t n);
+void *mmf_xrealloc(void *p, size_t n);
+char *mmf_xstrdup(const char *s);
+char *mmf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "mmfuzz: <msg>" on stderr; die() also exits with status 1. */
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* "mmfuzz: <msg>" on stderr; mmf_die() also exits with status 1. */
+void mmf_warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mmf_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 struct strbuf {
 	char *buf;
@@ -35,27 +35,27 @@ struct strbuf {
 	size_t cap;
 };
 
-void sb_init(struct strbuf *sb);
-void sb_free(struct strbuf *sb);
-void sb_add(struct strbuf *sb, const char *s, size_t n);
-void sb_puts(struct strbuf *sb, const char *s);
-void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+void mmf_sb_init(struct strbuf *sb);
+void mmf_sb_free(struct strbuf *sb);
+void mmf_sb_add(struct strbuf *sb, const char *s, size_t n);
+void mmf_sb_puts(struct strbuf *sb, const char *s);
+void mmf_sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mmf_sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Hand the NUL-terminated buffer to the caller; sb is empty after. */
-char *sb_detach(struct strbuf *sb);
+char *mmf_sb_detach(struct strbuf *sb);
 /* Append s (NULL: "") as a JSON string; invalid UTF-8 becomes U+FFFD, so the output is valid. */
-void sb_json_str(struct strbuf *sb, const char *s);
+void mmf_sb_json_str(struct strbuf *sb, const char *s);
 
 /* Read a whole file; NULL with errno set on failure. *len excludes the NUL. */
-char *read_file(const char *path, size_t *len);
+char *mmf_read_file(const char *path, size_t *len);
 /* write(2) all of buf, retrying on EINTR and short writes. */
-int write_all(int fd, const void *buf, size_t n);
+int mmf_write_all(int fd, const void *buf, size_t n);
 /* Write a file atomically: temp file in the same dir, fsync, rename. */
-int write_file_atomic(const char *path, const void *buf, size_t n);
+int mmf_write_file_atomic(const char *path, const void *buf, size_t n);
 /* The same, but never over an existing file: EEXIST then (link(2)). */
-int write_file_new(const char *path, const void *buf, size_t n);
+int mmf_write_file_new(const char *path, const void *buf, size_t n);
 /* mkdir -p; 0 or -1 with errno. */
-int mkdir_p(const char *path, unsigned int mode);
+int mmf_mkdir_p(const char *path, unsigned int mode);
 
 /*
  * In a forked child: get sig when the parent (its pid from before the
@@ -63,11 +63,11 @@ int mkdir_p(const char *path, unsigned int mode);
  * may have been gone before the signal was armed, and the child then
  * belongs to a reaper that need not be pid 1.
  */
-void die_with_parent(pid_t parent, int sig, int status);
+void mmf_die_with_parent(pid_t parent, int sig, int status);
 
 /* Monotonic time in nanoseconds. */
-uint64_t now_ns(void);
+uint64_t mmf_now_ns(void);
 /* Parse "10m", "30s", "1h", "250ms" or plain seconds; -1 on error. */
-int64_t parse_duration_ms(const char *s);
+int64_t mmf_parse_duration_ms(const char *s);
 
 #endif

@@ -60,17 +60,17 @@ static int add_case(struct run *run, char *name, const char *title, const char *
 	char e[256];
 	int k;
 
-	run->progs = xrealloc(run->progs, (r->nr_cases + 1) * sizeof(*run->progs));
-	run->nr_progs = xrealloc(run->nr_progs, (r->nr_cases + 1) * sizeof(*run->nr_progs));
+	run->progs = mmf_xrealloc(run->progs, (r->nr_cases + 1) * sizeof(*run->progs));
+	run->nr_progs = mmf_xrealloc(run->nr_progs, (r->nr_cases + 1) * sizeof(*run->nr_progs));
 	k = mmf_progs_parse(text, run->progs[r->nr_cases], MMF_REPRO_MAX_PROGS, e, sizeof(e));
 	if (k <= 0) {
 		snprintf(err, n, "%s: %s", name, k ? e : "no program");
 		free(name);
 		return -1;
 	}
-	r->cases = xrealloc(r->cases, (r->nr_cases + 1) * sizeof(*r->cases));
+	r->cases = mmf_xrealloc(r->cases, (r->nr_cases + 1) * sizeof(*r->cases));
 	r->cases[r->nr_cases] = (struct mmf_val_case){ .name = name,
-						       .title = title ? xstrdup(title) : NULL };
+						       .title = title ? mmf_xstrdup(title) : NULL };
 	run->nr_progs[r->nr_cases++] = k;
 	return 0;
 }
@@ -86,11 +86,11 @@ static int store_cases(struct run *run, char *err, size_t n)
 		return -1;
 	}
 	for (int i = 0; i < nb && !rc; i++) {
-		char *path = xasprintf("%s/%s/repro.prog", run->o->store, bugs[i].name);
-		char *text = read_file(path, NULL);
+		char *path = mmf_xasprintf("%s/%s/repro.prog", run->o->store, bugs[i].name);
+		char *text = mmf_read_file(path, NULL);
 
 		if (text)
-			rc = add_case(run, xasprintf("repro: %s", bugs[i].title), bugs[i].title,
+			rc = add_case(run, mmf_xasprintf("repro: %s", bugs[i].title), bugs[i].title,
 				      text, err, n);
 		free(text);
 		free(path);
@@ -117,13 +117,13 @@ static int corpus_cases(struct run *run, char *err, size_t n)
 			free(ents[i]);
 			continue;
 		}
-		path = xasprintf("%s/%s", run->o->corpus, ents[i]->d_name);
-		text = read_file(path, NULL);
+		path = mmf_xasprintf("%s/%s", run->o->corpus, ents[i]->d_name);
+		text = mmf_read_file(path, NULL);
 		if (!text) {
 			snprintf(err, n, "%s: %s", path, strerror(errno));
 			rc = -1;
 		} else {
-			rc = add_case(run, xasprintf("corpus: %s", ents[i]->d_name), NULL, text,
+			rc = add_case(run, mmf_xasprintf("corpus: %s", ents[i]->d_name), NULL, text,
 				      err, n);
 		}
 		free(text);
@@ -141,13 +141,13 @@ static int pick_benches(struct run *run, char *err, size_t n)
 
 	if (!list || !strcmp(list, "none"))
 		return 0;
-	run->benches = xcalloc(mmf_nr_benches + 1, sizeof(*run->benches));
+	run->benches = mmf_xcalloc(mmf_nr_benches + 1, sizeof(*run->benches));
 	if (!strcmp(list, "all")) {
 		for (size_t i = 0; i < mmf_nr_benches; i++)
 			run->benches[run->nr_benches++] = mmf_benches[i].name;
 		return 0;
 	}
-	copy = xstrdup(list);
+	copy = mmf_xstrdup(list);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct mmf_bench_info *b = mmf_bench_find(tok);
 
@@ -172,10 +172,10 @@ static struct samples *samples_of(struct run *run, const char *bench, const stru
 		if (!strcmp(s->m->bench, bench) && !strcmp(s->m->name, m->name))
 			return s;
 	}
-	run->samples = xrealloc(run->samples, (run->nr_samples + 1) * sizeof(*run->samples));
+	run->samples = mmf_xrealloc(run->samples, (run->nr_samples + 1) * sizeof(*run->samples));
 	s = &run->samples[run->nr_samples++];
 	memset(s, 0, sizeof(*s));
-	s->m = xcalloc(1, sizeof(*s->m));
+	s->m = mmf_xcalloc(1, sizeof(*s->m));
 	snprintf(s->m->bench, sizeof(s->m->bench), "%.31s", bench);
 	snprintf(s->m->name, sizeof(s->m->name), "%.31s", m->name);
 	s->m->unit = m->unit;
@@ -193,7 +193,7 @@ static void add_samples(struct run *run, int side, const char *json)
 			for (int i = 0; i < res.nr; i++) {
 				struct samples *s = samples_of(run, name, &res.m[i]);
 
-				s->v[side] = xrealloc(s->v[side], (s->n[side] + 1) * sizeof(double));
+				s->v[side] = mmf_xrealloc(s->v[side], (s->n[side] + 1) * sizeof(double));
 				s->v[side][s->n[side]++] = res.m[i].value;
 			}
 		}
@@ -214,7 +214,7 @@ static struct mmf_guest_repro *side_guest(struct run *run, int side, char **work
 		.guest_args = o->side[side].guest_args, .info = o->info,
 	};
 
-	*work = xasprintf("%s/%s", o->out, side_name[side]);
+	*work = mmf_xasprintf("%s/%s", o->out, side_name[side]);
 	go.workdir = *work;
 	return mmf_guest_repro_new(&go);
 }
@@ -230,15 +230,15 @@ static void run_cases(struct run *run, int side, struct mmf_guest_repro *g)
 			struct strbuf titles;
 			bool hit;
 
-			sb_init(&titles);
+			mmf_sb_init(&titles);
 			if (mmf_guest_repro_titles(g, run->progs[i], run->nr_progs[i], &titles)) {
-				sb_free(&titles);
+				mmf_sb_free(&titles);
 				break;
 			}
 			hit = c->title ? titles.len && strstr(titles.buf, c->title) : titles.len > 0;
 			c->hits[side] += hit;
 			c->runs[side]++;
-			sb_free(&titles);
+			mmf_sb_free(&titles);
 		}
 		info(o, "%s: %s: %d/%d", side_name[side], c->name, c->hits[side], c->runs[side]);
 	}
@@ -261,10 +261,10 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 				struct strbuf json;
 				int got;
 
-				sb_init(&json);
+				mmf_sb_init(&json);
 				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json);
 				add_samples(run, side, json.buf);
-				sb_free(&json);
+				mmf_sb_free(&json);
 				if (got < 0) {
 					snprintf(err, n, "%s: benchmark %s failed in the guest (consoles in %s/%s)",
 						 side_name[side], run->benches[i], o->out, side_name[side]);
@@ -298,7 +298,7 @@ static int run_guests(struct run *run, char *err, size_t n)
 static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *err, size_t n)
 {
 	const struct mmf_validate_opts *o = run->o;
-	char *out = xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes;
+	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes;
 	struct mmf_campaign_opts co = {
 		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
 		.initrd = run->im[side].initrd, .out = out, .vms = 1, .mem_mb = 1024, .cpus = 2,
@@ -313,10 +313,10 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 		free(out);
 		return -1;
 	}
-	crashes = xasprintf("%s/crashes", out);
+	crashes = mmf_xasprintf("%s/crashes", out);
 	nb = mmf_store_list(crashes, &bugs);
 	for (int i = 0; i < nb; i++)
-		titles[(*nt)++] = xstrdup(bugs[i].title);
+		titles[(*nt)++] = mmf_xstrdup(bugs[i].title);
 	if (nb > 0)
 		mmf_bugs_free(bugs, nb);
 	free(crashes);
@@ -333,14 +333,14 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 	for (int s = 0; s < MMF_NR_SIDES && !rc; s++)
 		rc = fuzz_side(run, s, titles[s], &nt[s], err, n);
 	r->fuzzed = !rc;
-	r->only_patched = xcalloc(nt[MMF_PATCHED] + 1, sizeof(char *));
+	r->only_patched = mmf_xcalloc(nt[MMF_PATCHED] + 1, sizeof(char *));
 	for (int i = 0; i < nt[MMF_PATCHED]; i++) {
 		bool on_base = false;
 
 		for (int j = 0; j < nt[MMF_BASE]; j++)
 			on_base |= !strcmp(titles[MMF_BASE][j], titles[MMF_PATCHED][i]);
 		if (!on_base)
-			r->only_patched[r->nr_only_patched++] = xstrdup(titles[MMF_PATCHED][i]);
+			r->only_patched[r->nr_only_patched++] = mmf_xstrdup(titles[MMF_PATCHED][i]);
 	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
@@ -383,7 +383,7 @@ static int kernels(struct run *run, char *err, size_t n)
 		if (r)
 			return -1;
 		run->accel[s] = go.accel;
-		run->r->kernel[s] = xstrdup(run->im[s].kernel);
+		run->r->kernel[s] = mmf_xstrdup(run->im[s].kernel);
 		info(o, "%s: %s under %s", side_name[s], run->im[s].kernel,
 		     mmf_vm_accel_name(run->accel[s]));
 	}
@@ -397,14 +397,14 @@ static int write_verdict(const struct mmf_validate_opts *o, const struct mmf_val
 	struct strbuf sb[2];
 	int rc = 0;
 
-	sb_init(&sb[0]);
-	sb_init(&sb[1]);
+	mmf_sb_init(&sb[0]);
+	mmf_sb_init(&sb[1]);
 	mmf_val_text(r, &sb[0]);
 	mmf_val_json(r, &sb[1]);
 	for (int i = 0; i < 2 && !rc; i++) {
-		char *path = xasprintf("%s/%s", o->out, names[i]);
+		char *path = mmf_xasprintf("%s/%s", o->out, names[i]);
 
-		if (write_file_atomic(path, sb[i].buf, sb[i].len)) {
+		if (mmf_write_file_atomic(path, sb[i].buf, sb[i].len)) {
 			snprintf(err, n, "%s: %s", path, strerror(errno));
 			rc = -1;
 		}
@@ -412,8 +412,8 @@ static int write_verdict(const struct mmf_validate_opts *o, const struct mmf_val
 	}
 	if (!rc && o->info)
 		fputs(sb[0].buf, stdout);
-	sb_free(&sb[0]);
-	sb_free(&sb[1]);
+	mmf_sb_free(&sb[0]);
+	mmf_sb_free(&sb[1]);
 	return rc;
 }
 
@@ -423,7 +423,7 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	struct run run = { .o = o, .r = &r };
 	int rc = -1;
 
-	if (mkdir_p(o->out, 0755)) {
+	if (mmf_mkdir_p(o->out, 0755)) {
 		snprintf(err, n, "output directory %s: %s", o->out, strerror(errno));
 		return -1;
 	}
@@ -432,7 +432,7 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 		goto out;
 	if (run_guests(&run, err, n))
 		goto out;
-	r.metrics = xcalloc(run.nr_samples + 1, sizeof(*r.metrics));
+	r.metrics = mmf_xcalloc(run.nr_samples + 1, sizeof(*r.metrics));
 	for (int i = 0; i < run.nr_samples; i++) {
 		struct samples *s = &run.samples[i];
 

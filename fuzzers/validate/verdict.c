@@ -25,7 +25,7 @@ static int by_p(const void *a, const void *b)
 
 void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 {
-	struct mmf_val_metric **order = xcalloc(r->nr_metrics + 1, sizeof(*order));
+	struct mmf_val_metric **order = mmf_xcalloc(r->nr_metrics + 1, sizeof(*order));
 	bool rejecting = true;
 
 	r->regressions = r->nr_only_patched;
@@ -65,84 +65,84 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 {
 	static const char *const side[] = { "base", "patched" };
 
-	sb_printf(sb, "mmfuzz validate: %s\n\n", r->regressions ? "REGRESSED" : "no regression");
+	mmf_sb_printf(sb, "mmfuzz validate: %s\n\n", r->regressions ? "REGRESSED" : "no regression");
 	for (int s = 0; s < MMF_NR_SIDES; s++)
-		sb_printf(sb, "  %-8s %s\n", side[s], r->kernel[s]);
+		mmf_sb_printf(sb, "  %-8s %s\n", side[s], r->kernel[s]);
 	if (r->nr_cases) {
-		sb_puts(sb, "\nReproducers and programs (hits/runs):\n");
+		mmf_sb_puts(sb, "\nReproducers and programs (hits/runs):\n");
 		for (int i = 0; i < r->nr_cases; i++) {
 			const struct mmf_val_case *c = &r->cases[i];
 
-			sb_printf(sb, "  %-14s base %d/%d  patched %d/%d  %s\n", c->verdict,
+			mmf_sb_printf(sb, "  %-14s base %d/%d  patched %d/%d  %s\n", c->verdict,
 				  c->hits[0], c->runs[0], c->hits[1], c->runs[1], c->name);
 		}
 	}
 	if (r->nr_metrics) {
-		sb_puts(sb, "\nBenchmarks (mean +- stddev, n; Welch's t-test):\n");
+		mmf_sb_puts(sb, "\nBenchmarks (mean +- stddev, n; Welch's t-test):\n");
 		for (int i = 0; i < r->nr_metrics; i++) {
 			const struct mmf_val_metric *m = &r->metrics[i];
 
-			sb_printf(sb, "  %-14s %-20s base %10.2f +- %-8.2f patched %10.2f +- %-8.2f"
+			mmf_sb_printf(sb, "  %-14s %-20s base %10.2f +- %-8.2f patched %10.2f +- %-8.2f"
 				  " %s %+6.1f%%  p=%.3g  %s\n", m->bench, m->name,
 				  m->st[0].mean, m->st[0].stddev, m->st[1].mean, m->st[1].stddev,
 				  m->unit, 100 * m->change, m->p, m->verdict);
 		}
 	}
 	if (r->fuzzed) {
-		sb_printf(sb, "\nFuzzing, same budget: %d title(s) on base, %d on patched,"
+		mmf_sb_printf(sb, "\nFuzzing, same budget: %d title(s) on base, %d on patched,"
 			  " %d on patched only\n", r->nr_titles[0], r->nr_titles[1],
 			  r->nr_only_patched);
 		for (int i = 0; i < r->nr_only_patched; i++)
-			sb_printf(sb, "  %s\n", r->only_patched[i]);
+			mmf_sb_printf(sb, "  %s\n", r->only_patched[i]);
 	}
 }
 
 void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 {
-	sb_printf(sb, "{\"regressed\":%s,\"regressions\":%d,\"base\":",
+	mmf_sb_printf(sb, "{\"regressed\":%s,\"regressions\":%d,\"base\":",
 		  r->regressions ? "true" : "false", r->regressions);
-	sb_json_str(sb, r->kernel[0]);
-	sb_puts(sb, ",\"patched\":");
-	sb_json_str(sb, r->kernel[1]);
-	sb_puts(sb, ",\"cases\":[");
+	mmf_sb_json_str(sb, r->kernel[0]);
+	mmf_sb_puts(sb, ",\"patched\":");
+	mmf_sb_json_str(sb, r->kernel[1]);
+	mmf_sb_puts(sb, ",\"cases\":[");
 	for (int i = 0; i < r->nr_cases; i++) {
 		const struct mmf_val_case *c = &r->cases[i];
 
-		sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
-		sb_json_str(sb, c->name);
-		sb_puts(sb, ",\"verdict\":");
-		sb_json_str(sb, c->verdict);
-		sb_printf(sb, ",\"base\":{\"hits\":%d,\"runs\":%d},\"patched\":{\"hits\":%d,"
+		mmf_sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
+		mmf_sb_json_str(sb, c->name);
+		mmf_sb_puts(sb, ",\"verdict\":");
+		mmf_sb_json_str(sb, c->verdict);
+		mmf_sb_printf(sb, ",\"base\":{\"hits\":%d,\"runs\":%d},\"patched\":{\"hits\":%d,"
 			  "\"runs\":%d}}", c->hits[0], c->runs[0], c->hits[1], c->runs[1]);
 	}
-	sb_puts(sb, "],\"metrics\":[");
+	mmf_sb_puts(sb, "],\"metrics\":[");
 	for (int i = 0; i < r->nr_metrics; i++) {
 		const struct mmf_val_metric *m = &r->metrics[i];
 
-		sb_puts(sb, i ? ",{\"bench\":" : "{\"bench\":");
-		sb_json_str(sb, m->bench);
-		sb_puts(sb, ",\"metric\":");
-		sb_json_str(sb, m->name);
-		sb_puts(sb, ",\"unit\":");
-		sb_json_str(sb, m->unit);
+		mmf_sb_puts(sb, i ? ",{\"bench\":" : "{\"bench\":");
+		mmf_sb_json_str(sb, m->bench);
+		mmf_sb_puts(sb, ",\"metric\":");
+		mmf_sb_json_str(sb, m->name);
+		mmf_sb_puts(sb, ",\"unit\":");
+		mmf_sb_json_str(sb, m->unit);
 		for (int s = 0; s < MMF_NR_SIDES; s++)
-			sb_printf(sb, ",\"%s\":{\"n\":%d,\"mean\":%.6g,\"stddev\":%.6g,"
+			mmf_sb_printf(sb, ",\"%s\":{\"n\":%d,\"mean\":%.6g,\"stddev\":%.6g,"
 				  "\"median\":%.6g}", s ? "patched" : "base", m->st[s].n,
 				  m->st[s].mean, m->st[s].stddev, m->st[s].median);
-		sb_printf(sb, ",\"change\":%.6g,\"p\":%.6g,\"verdict\":",
+		mmf_sb_printf(sb, ",\"change\":%.6g,\"p\":%.6g,\"verdict\":",
 			  isfinite(m->change) ? m->change : 1e308, m->p);
-		sb_json_str(sb, m->verdict);
-		sb_puts(sb, "}");
+		mmf_sb_json_str(sb, m->verdict);
+		mmf_sb_puts(sb, "}");
 	}
-	sb_printf(sb, "],\"fuzzed\":%s,\"titles\":{\"base\":%d,\"patched\":%d},"
+	mmf_sb_printf(sb, "],\"fuzzed\":%s,\"titles\":{\"base\":%d,\"patched\":%d},"
 		  "\"only_patched\":[", r->fuzzed ? "true" : "false", r->nr_titles[0],
 		  r->nr_titles[1]);
 	for (int i = 0; i < r->nr_only_patched; i++) {
 		if (i)
-			sb_puts(sb, ",");
-		sb_json_str(sb, r->only_patched[i]);
+			mmf_sb_puts(sb, ",");
+		mmf_sb_json_str(sb, r->only_patched[i]);
 	}
-	sb_puts(sb, "]}\n");
+	mmf_sb_puts(sb, "]}\n");
 }
 
 void mmf_val_free(struct mmf_val_result *r)

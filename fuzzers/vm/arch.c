@@ -91,7 +91,7 @@ enum mmf_vm_accel mmf_vm_accel_detect(const struct mmf_vm_arch *a, const char *k
 	if (!kvm_works())
 		return MMF_VM_TCG;
 	if (kernel && !mmf_vm_kvm_boots(a, kernel)) {
-		warnx_("vm: /dev/kvm works but %s does not boot under it (nested KVM?):"
+		mmf_warnx_("vm: /dev/kvm works but %s does not boot under it (nested KVM?):"
 		       " using TCG", kernel);
 		return MMF_VM_TCG;
 	}

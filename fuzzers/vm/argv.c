@@ -45,31 +45,31 @@ char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 	int slow = mmf_vm_slowdown(c->accel);
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	/* Every oops or warning ends the guest: its report is the last thing on the console. */
-	sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->arch->console);
+	mmf_sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->arch->console);
 	for (size_t i = 0; i < ARRAY_SIZE(watchdogs); i++)
-		sb_printf(&sb, " %s=%d", watchdogs[i].param,
+		mmf_sb_printf(&sb, " %s=%d", watchdogs[i].param,
 			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
-	sb_printf(&sb, " mmfuzz.zram=%d", c->zram_mb);
+	mmf_sb_printf(&sb, " mmfuzz.zram=%d", c->zram_mb);
 	if (c->ctl)
-		sb_puts(&sb, " mmfuzz.mode=serve");
+		mmf_sb_puts(&sb, " mmfuzz.mode=serve");
 	if (c->append && *c->append)
-		sb_printf(&sb, " %s", c->append);
+		mmf_sb_printf(&sb, " %s", c->append);
 	if (c->guest_args && c->guest_args[0]) {
-		sb_puts(&sb, " mmfuzz.args=");
+		mmf_sb_puts(&sb, " mmfuzz.args=");
 		for (size_t i = 0; c->guest_args[i]; i++) {
 			if (!travels(c->guest_args[i])) {
 				snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
 					 "kernel command line (empty, or a comma, quote or space)",
 					 c->guest_args[i]);
-				sb_free(&sb);
+				mmf_sb_free(&sb);
 				return NULL;
 			}
-			sb_printf(&sb, "%s%s", i ? "," : "", c->guest_args[i]);
+			mmf_sb_printf(&sb, "%s%s", i ? "," : "", c->guest_args[i]);
 		}
 	}
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 /* A value inside a QEMU option list: a comma is written twice. */
@@ -77,8 +77,8 @@ static void qemu_opt(struct strbuf *sb, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == ',')
-			sb_puts(sb, ",");
-		sb_add(sb, v, 1);
+			mmf_sb_puts(sb, ",");
+		mmf_sb_add(sb, v, 1);
 	}
 }
 
@@ -89,8 +89,8 @@ struct argv {
 
 static void add(struct argv *a, const char *s)
 {
-	a->v = xrealloc(a->v, (a->n + 2) * sizeof(*a->v));
-	a->v[a->n++] = xstrdup(s);
+	a->v = mmf_xrealloc(a->v, (a->n + 2) * sizeof(*a->v));
+	a->v[a->n++] = mmf_xstrdup(s);
 	a->v[a->n] = NULL;
 }
 
@@ -102,7 +102,7 @@ static void add_own(struct argv *a, char *s)
 
 static void add_sb(struct argv *a, struct strbuf *sb)
 {
-	add_own(a, sb_detach(sb));
+	add_own(a, mmf_sb_detach(sb));
 }
 
 char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
@@ -114,7 +114,7 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 
 	if (!cmdline)
 		return NULL;
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	add(&a, arch->qemu);
 	add(&a, "-machine");
 	add(&a, arch->machine);
@@ -124,27 +124,27 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, "-cpu");
 	add(&a, arch->cpu[c->accel]);
 	add(&a, "-m");
-	add_own(&a, xasprintf("%d", c->mem_mb));
+	add_own(&a, mmf_xasprintf("%d", c->mem_mb));
 	/*
 	 * One socket per CPU: a kernel without ACPI finds the CPUs in
 	 * SeaBIOS's MP table, which lists one CPU per package, and QEMU's
 	 * plain -smp N makes one package of N cores.
 	 */
 	add(&a, "-smp");
-	add_own(&a, xasprintf("%d,sockets=%d", c->cpus, c->cpus));
+	add_own(&a, mmf_xasprintf("%d,sockets=%d", c->cpus, c->cpus));
 	for (int i = 0; c->numa_nodes > 1 && i < c->numa_nodes; i++) {
 		int mb = c->mem_mb / c->numa_nodes + (i ? 0 : c->mem_mb % c->numa_nodes);
 		int lo = i * c->cpus / c->numa_nodes, hi = (i + 1) * c->cpus / c->numa_nodes - 1;
 
 		add(&a, "-object");
-		add_own(&a, xasprintf("memory-backend-ram,id=node%d,size=%dM", i, mb));
+		add_own(&a, mmf_xasprintf("memory-backend-ram,id=node%d,size=%dM", i, mb));
 		add(&a, "-numa");
 		/* More nodes than CPUs: the rest hold memory only. */
 		if (hi >= lo)
-			add_own(&a, xasprintf("node,nodeid=%d,memdev=node%d,cpus=%d-%d", i, i,
+			add_own(&a, mmf_xasprintf("node,nodeid=%d,memdev=node%d,cpus=%d-%d", i, i,
 					      lo, hi));
 		else
-			add_own(&a, xasprintf("node,nodeid=%d,memdev=node%d", i, i));
+			add_own(&a, mmf_xasprintf("node,nodeid=%d,memdev=node%d", i, i));
 	}
 	add(&a, "-kernel");
 	add(&a, c->kernel);
@@ -165,7 +165,7 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	 * them to the file at once, so a panic cannot lose them.
 	 */
 	add(&a, "-chardev");
-	sb_puts(&sb, "file,id=execlog,append=on,path=");
+	mmf_sb_puts(&sb, "file,id=execlog,append=on,path=");
 	qemu_opt(&sb, c->exec_log);
 	add_sb(&a, &sb);
 	add(&a, "-device");
@@ -180,25 +180,25 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 		if (!(i ? c->findings : c->ctl))
 			continue;
 		add(&a, "-chardev");
-		sb_printf(&sb, "socket,id=%s,server=on,wait=off,path=", ids[i]);
+		mmf_sb_printf(&sb, "socket,id=%s,server=on,wait=off,path=", ids[i]);
 		qemu_opt(&sb, c->workdir);
-		sb_printf(&sb, "/%s.sock", ids[i]);
+		mmf_sb_printf(&sb, "/%s.sock", ids[i]);
 		add_sb(&a, &sb);
 		add(&a, "-device");
-		add_own(&a, xasprintf("virtserialport,bus=vser0.0,chardev=%s,name=%s", ids[i],
+		add_own(&a, mmf_xasprintf("virtserialport,bus=vser0.0,chardev=%s,name=%s", ids[i],
 				      names[i]));
 	}
 	for (size_t i = 0; i < c->nr_disks; i++) {
 		add(&a, "-drive");
-		sb_puts(&sb, "file=");
+		mmf_sb_puts(&sb, "file=");
 		qemu_opt(&sb, c->workdir);
-		sb_puts(&sb, "/");
+		mmf_sb_puts(&sb, "/");
 		qemu_opt(&sb, c->disks[i].serial);
 		/* Scratch data: no flushes to the host disk, discards punch holes. */
-		sb_printf(&sb, ".img,if=none,id=d%zu,format=raw,cache=unsafe,discard=unmap", i);
+		mmf_sb_printf(&sb, ".img,if=none,id=d%zu,format=raw,cache=unsafe,discard=unmap", i);
 		add_sb(&a, &sb);
 		add(&a, "-device");
-		sb_printf(&sb, "virtio-blk-pci,drive=d%zu,serial=", i);
+		mmf_sb_printf(&sb, "virtio-blk-pci,drive=d%zu,serial=", i);
 		qemu_opt(&sb, c->disks[i].serial);
 		add_sb(&a, &sb);
 	}
@@ -218,24 +218,24 @@ char *mmf_vm_argv_str(char *const *argv)
 				   "0123456789_./=,:+-@%";
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	for (size_t i = 0; argv[i]; i++) {
 		const char *s = argv[i];
 
 		if (i)
-			sb_puts(&sb, " ");
+			mmf_sb_puts(&sb, " ");
 		if (*s && strspn(s, safe) == strlen(s)) {
-			sb_puts(&sb, s);
+			mmf_sb_puts(&sb, s);
 			continue;
 		}
-		sb_puts(&sb, "'");
+		mmf_sb_puts(&sb, "'");
 		for (; *s; s++) {
 			if (*s == '\'')
-				sb_puts(&sb, "'\\''");
+				mmf_sb_puts(&sb, "'\\''");
 			else
-				sb_add(&sb, s, 1);
+				mmf_sb_add(&sb, s, 1);
 		}
-		sb_puts(&sb, "'");
+		mmf_sb_puts(&sb, "'");
 	}
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }

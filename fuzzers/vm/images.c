@@ -30,8 +30,8 @@ const char *mmf_vm_cache_dir(void)
 /* KASAN per the .config beside a kernel image: 1, 0, or -1 without one. */
 static int kasan_of(const char *image)
 {
-	char *dir = xstrdup(image), *cfg = xasprintf("%s/.config", dirname(dir));
-	char *text = read_file(cfg, NULL);
+	char *dir = mmf_xstrdup(image), *cfg = mmf_xasprintf("%s/.config", dirname(dir));
+	char *text = mmf_read_file(cfg, NULL);
 	int on = -1;
 
 	if (text)
@@ -45,7 +45,7 @@ static int kasan_of(const char *image)
 /* The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or NULL. */
 static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 {
-	char *dir = xasprintf("%s/kernel", mmf_vm_cache_dir()), *best = NULL;
+	char *dir = mmf_xasprintf("%s/kernel", mmf_vm_cache_dir()), *best = NULL;
 	size_t plen = strlen(a->name);
 	struct timespec best_t = { 0 };
 	DIR *d = opendir(dir);
@@ -58,7 +58,7 @@ static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 		/* ".tmp-*" entries are builds in progress. */
 		if (strncmp(e->d_name, a->name, plen) || e->d_name[plen] != '-')
 			continue;
-		img = xasprintf("%s/%s/%s", dir, e->d_name, a->image);
+		img = mmf_xasprintf("%s/%s/%s", dir, e->d_name, a->image);
 		if (stat(img, &st) || !S_ISREG(st.st_mode) ||
 		    (best && (st.st_mtim.tv_sec < best_t.tv_sec ||
 			      (st.st_mtim.tv_sec == best_t.tv_sec &&
@@ -87,7 +87,7 @@ static char *script_path(const char *name, char *err, size_t n)
 		return NULL;
 	}
 	exe[len] = '\0';
-	path = xasprintf("%s/../scripts/%s", dirname(exe), name);
+	path = mmf_xasprintf("%s/../scripts/%s", dirname(exe), name);
 	if (access(path, X_OK)) {
 		snprintf(err, n, "%s not found (mmfuzz runs from its source tree's build/ "
 			 "to make images): give --kernel and --initramfs", path);
@@ -127,28 +127,28 @@ static int run_script(const char *name, const char *a1, const char *a2, char **l
 		_exit(127);
 	}
 	close(pfd[1]);
-	sb_init(&out);
+	mmf_sb_init(&out);
 	while ((r = read(pfd[0], buf, sizeof(buf))) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			break;
-		sb_add(&out, buf, r);
+		mmf_sb_add(&out, buf, r);
 	}
 	close(pfd[0]);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(err, n, "%s failed", path);
-		sb_free(&out);
+		mmf_sb_free(&out);
 		free(path);
 		return -1;
 	}
 	free(path);
-	sb_add(&out, "", 0);
+	mmf_sb_add(&out, "", 0);
 	for (p = strtok_r(out.buf, "\n", &save); p && nl < max; p = strtok_r(NULL, "\n", &save))
-		lines[nl++] = xstrdup(p);
-	sb_free(&out);
+		lines[nl++] = mmf_xstrdup(p);
+	mmf_sb_free(&out);
 	if (nl < max) {
 		snprintf(err, n, "scripts/%s printed %d line(s), not %d", name, nl, max);
 		while (nl)
@@ -202,7 +202,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	im->kasan = -1;
 	/* "debian": Debian's even when a fuzzing kernel was built (to compare). */
 	if (kernel && strcmp(kernel, "debian"))
-		im->kernel = xstrdup(kernel);
+		im->kernel = mmf_xstrdup(kernel);
 	else if (!kernel)
 		im->kernel = fuzzing_kernel(a);
 	if (im->kernel && mmf_vm_kernel_check(a, im->kernel, err, n)) {
@@ -220,7 +220,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 		im->kasan = 0;
 	}
 	if (initrd) {
-		im->initrd = xstrdup(initrd);
+		im->initrd = mmf_xstrdup(initrd);
 	} else if (run_script("build-initramfs.sh", a->name, modules, &im->initrd, 1, err, n)) {
 		free(modules);
 		mmf_vm_images_free(im);
@@ -245,7 +245,7 @@ char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char 
 			snprintf(err, n, "a patch needs a kernel tree, not the image %s", src);
 			return NULL;
 		}
-		return xstrdup(src);
+		return mmf_xstrdup(src);
 	}
 	if (patch && run_script("patched-tree.sh", src, patch, &tree, 1, err, n))
 		return NULL;
@@ -253,7 +253,7 @@ char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char 
 		free(tree);
 		return NULL;
 	}
-	image = xasprintf("%s/%s", entry, a->image);
+	image = mmf_xasprintf("%s/%s", entry, a->image);
 	free(entry);
 	free(tree);
 	return image;

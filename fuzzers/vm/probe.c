@@ -23,19 +23,19 @@
 
 static bool probe(const struct mmf_vm_arch *a, const char *kernel)
 {
-	char *append = xasprintf("console=%s panic=-1", a->console);
+	char *append = mmf_xasprintf("console=%s panic=-1", a->console);
 	const char *argv[] = {
 		a->qemu, "-machine", a->machine, "-accel", "kvm", "-cpu", a->cpu[MMF_VM_KVM],
 		"-m", "256", "-kernel", kernel, "-append", append, "-nographic",
 		"-no-reboot", "-nic", "none", NULL,
 	};
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	struct strbuf out;
 	bool ok = false;
 	int fds[2];
 	pid_t pid, parent;
 
-	sb_init(&out);
+	mmf_sb_init(&out);
 	if (pipe2(fds, O_CLOEXEC)) {
 		free(append);
 		return false;
@@ -43,14 +43,14 @@ static bool probe(const struct mmf_vm_arch *a, const char *kernel)
 	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
-		die_with_parent(parent, SIGKILL, 127);
+		mmf_die_with_parent(parent, SIGKILL, 127);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		execvp(argv[0], (char **)argv);
 		_exit(127);
 	}
 	close(fds[1]);
-	while (pid > 0 && !ok && now_ns() - t0 < PROBE_MS * 1000000ull) {
+	while (pid > 0 && !ok && mmf_now_ns() - t0 < PROBE_MS * 1000000ull) {
 		struct pollfd pf = { .fd = fds[0], .events = POLLIN };
 		char buf[4096];
 		ssize_t r;
@@ -60,8 +60,8 @@ static bool probe(const struct mmf_vm_arch *a, const char *kernel)
 		r = read(fds[0], buf, sizeof(buf));
 		if (r <= 0)
 			break;	/* QEMU exited */
-		sb_add(&out, buf, r);
-		sb_add(&out, "", 1);
+		mmf_sb_add(&out, buf, r);
+		mmf_sb_add(&out, "", 1);
 		out.len--;
 		ok = strstr(out.buf, PROBE_LINE) != NULL;
 	}
@@ -71,7 +71,7 @@ static bool probe(const struct mmf_vm_arch *a, const char *kernel)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	sb_free(&out);
+	mmf_sb_free(&out);
 	free(append);
 	return ok;
 }
@@ -82,15 +82,15 @@ static bool probe(const struct mmf_vm_arch *a, const char *kernel)
  */
 bool mmf_vm_kvm_boots(const struct mmf_vm_arch *a, const char *kernel)
 {
-	char *path = xasprintf("/run/mmfuzz-kvm-probe.%s", a->name);
-	char *old = read_file(path, NULL);
+	char *path = mmf_xasprintf("/run/mmfuzz-kvm-probe.%s", a->name);
+	char *old = mmf_read_file(path, NULL);
 	bool ok;
 
 	if (old && (!strcmp(old, "ok\n") || !strcmp(old, "broken\n"))) {
 		ok = old[0] == 'o';
 	} else {
 		ok = probe(a, kernel);
-		write_file_atomic(path, ok ? "ok\n" : "broken\n", ok ? 3 : 7);
+		mmf_write_file_atomic(path, ok ? "ok\n" : "broken\n", ok ? 3 : 7);
 	}
 	free(old);
 	free(path);

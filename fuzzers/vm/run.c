@@ -48,7 +48,7 @@ static void scan_feed(struct scan *s, const char *p, size_t n,
 
 static int64_t since_ms(const struct follow *f)
 {
-	return (int64_t)((now_ns() - f->t0) / 1000000);
+	return (int64_t)((mmf_now_ns() - f->t0) / 1000000);
 }
 
 /* Kernel messages can land in the middle of init's lines: search, not compare. */
@@ -91,7 +91,7 @@ static bool drain(struct mmf_vm *vm, struct follow *f, int logfd)
 			break;
 		}
 		if (logfd >= 0)
-			write_all(logfd, buf, r);
+			mmf_write_all(logfd, buf, r);
 		if (f->o->echo) {
 			fwrite(buf, 1, r, f->o->echo);
 			fflush(f->o->echo);

@@ -63,9 +63,9 @@ static void vm_free(struct mmf_vm *vm)
 /* Sparse: a disk costs the host only what the guest writes to it. */
 static int make_disks(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
 {
-	vm->disks = xcalloc(c->nr_disks, sizeof(*vm->disks));
+	vm->disks = mmf_xcalloc(c->nr_disks, sizeof(*vm->disks));
 	for (size_t i = 0; i < c->nr_disks; i++) {
-		char *path = xasprintf("%s/%s.img", c->workdir, c->disks[i].serial);
+		char *path = mmf_xasprintf("%s/%s.img", c->workdir, c->disks[i].serial);
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 		vm->disks[vm->nr_disks++] = path;
@@ -125,7 +125,7 @@ static void exec_qemu(char **argv, int outfd, int errfd, pid_t parent)
 	/* Its own process group: a ^C is the runner's to handle, not QEMU's. */
 	setpgid(0, 0);
 	/* A guest never outlives its runner. */
-	die_with_parent(parent, SIGKILL, 127);
+	mmf_die_with_parent(parent, SIGKILL, 127);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0)
 		goto fail;
 	execvp(argv[0], argv);
@@ -138,7 +138,7 @@ fail:
 
 int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, size_t n)
 {
-	struct mmf_vm *vm = xcalloc(1, sizeof(*vm));
+	struct mmf_vm *vm = mmf_xcalloc(1, sizeof(*vm));
 	int out[2], errp[2], e;
 	pid_t parent = getpid();
 	ssize_t r;
@@ -148,7 +148,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	for (int p = 0; p < 2; p++) {
 		if (!(p ? c->findings : c->ctl))
 			continue;
-		vm->port_path[p] = xasprintf("%s/%s.sock", c->workdir, port_names[p]);
+		vm->port_path[p] = mmf_xasprintf("%s/%s.sock", c->workdir, port_names[p]);
 		if (strlen(vm->port_path[p]) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 			snprintf(err, n, "%s socket path too long: %s", port_names[p],
 				 vm->port_path[p]);
@@ -159,7 +159,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	vm->argv = mmf_vm_argv(c, err, n);
 	if (!vm->argv)
 		goto fail;
-	if (mkdir_p(c->workdir, 0755)) {
+	if (mmf_mkdir_p(c->workdir, 0755)) {
 		snprintf(err, n, "work directory %s: %s", c->workdir, strerror(errno));
 		goto fail;
 	}
@@ -172,7 +172,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		close(out[1]);
 		goto fail_errno;
 	}
-	vm->started = now_ns();
+	vm->started = mmf_now_ns();
 	vm->pid = fork();
 	if (vm->pid == 0)
 		exec_qemu(vm->argv, out[1], errp[1], parent);

@@ -134,7 +134,7 @@ struct mmf_vm;
 int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, size_t n);
 /* The argv QEMU was started with. */
 char *const *mmf_vm_args(const struct mmf_vm *vm);
-/* Monotonic time of the start (now_ns()). */
+/* Monotonic time of the start (mmf_now_ns()). */
 uint64_t mmf_vm_started_ns(const struct mmf_vm *vm);
 /* The console pipe, for poll(2). */
 int mmf_vm_console_fd(const struct mmf_vm *vm);

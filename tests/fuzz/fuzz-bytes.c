@@ -26,7 +26,7 @@ void fuzz_one(const uint8_t *buf, size_t len)
 	check_same_prog(&prog, &again, "normalize of a valid program");
 
 	need = mmf_prog_encode(&prog, NULL, 0);
-	enc = xmalloc(need ? need : 1);
+	enc = mmf_xmalloc(need ? need : 1);
 	got = mmf_prog_encode(&prog, enc, need);
 	FUZZ_CHECK(got == need, "encode: %zu bytes, then %zu", need, got);
 	mmf_prog_decode(enc, got, &again);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The crash store's meta reader (store/meta.c): the input is a bug
- * directory's meta file, read with meta_read(); what it read is written
- * back with meta_write() and must read back the same.
+ * directory's meta file, read with mmf_meta_read(); what it read is written
+ * back with mmf_meta_write() and must read back the same.
  *
  * The bug directory is this process's own, in $MMF_FUZZ_TMP, else
  * /dev/shm if writable, else $TMPDIR or /tmp: "mmfuzz-fuzz-meta.<pid>",
@@ -37,7 +37,7 @@ static void rm_dir(const char *dir)
 
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
-			p = xasprintf("%s/%s", dir, e->d_name);
+			p = mmf_xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
 			free(p);
 		}
@@ -81,7 +81,7 @@ static void rm_stale(const char *base)
 		pid = strtol(e->d_name + strlen(PREFIX), &end, 10);
 		if (*end || pid <= 0 || !kill(pid, 0) || errno != ESRCH)
 			continue;
-		p = xasprintf("%s/%s", base, e->d_name);
+		p = mmf_xasprintf("%s/%s", base, e->d_name);
 		rm_dir(p);
 		free(p);
 	}
@@ -93,10 +93,10 @@ static void setup(void)
 	const char *base = base_dir();
 
 	rm_stale(base);
-	bugdir = xasprintf("%s/" PREFIX "%d", base, (int)getpid());
+	bugdir = mmf_xasprintf("%s/" PREFIX "%d", base, (int)getpid());
 	if (mkdir(bugdir, 0700) && errno != EEXIST)
-		die("%s: %s", bugdir, strerror(errno));
-	meta_path = xasprintf("%s/meta", bugdir);
+		mmf_die("%s: %s", bugdir, strerror(errno));
+	meta_path = mmf_xasprintf("%s/meta", bugdir);
 	atexit(cleanup);
 }
 
@@ -120,20 +120,20 @@ void fuzz_one(const uint8_t *buf, size_t len)
 
 	if (!bugdir)
 		setup();
-	if (write_file_atomic(meta_path, buf, len))
-		die("%s: %s", meta_path, strerror(errno));
-	meta_init(&m);
-	r = meta_read(bugdir, &m);
-	FUZZ_CHECK(!r, "meta_read: %s", strerror(-r));
+	if (mmf_write_file_atomic(meta_path, buf, len))
+		mmf_die("%s: %s", meta_path, strerror(errno));
+	mmf_meta_init(&m);
+	r = mmf_meta_read(bugdir, &m);
+	FUZZ_CHECK(!r, "mmf_meta_read: %s", strerror(-r));
 	FUZZ_CHECK(m.count >= 0, "count %ld", m.count);
 	FUZZ_CHECK(m.arch && m.kernel && m.repro, "a NULL value");
-	r = meta_write(bugdir, &m);
-	FUZZ_CHECK(!r, "meta_write: %s", strerror(-r));
-	meta_init(&back);
-	r = meta_read(bugdir, &back);
-	FUZZ_CHECK(!r, "meta_read of meta_write's: %s", strerror(-r));
+	r = mmf_meta_write(bugdir, &m);
+	FUZZ_CHECK(!r, "mmf_meta_write: %s", strerror(-r));
+	mmf_meta_init(&back);
+	r = mmf_meta_read(bugdir, &back);
+	FUZZ_CHECK(!r, "mmf_meta_read of mmf_meta_write's: %s", strerror(-r));
 	check_same(&m, &back);
-	meta_free(&m);
-	meta_free(&back);
+	mmf_meta_free(&m);
+	mmf_meta_free(&back);
 	unlink(meta_path);
 }

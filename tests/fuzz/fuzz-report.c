@@ -52,7 +52,7 @@ static void check_json(const struct mmf_report *r, int i)
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_report_json(r, i & 1 ? "console.log" : NULL, &sb);
 	FUZZ_CHECK(sb.len && sb.buf[0] == '{' && sb.buf[sb.len - 1] == '}',
 		   "report %d: JSON is no object", i);
@@ -62,7 +62,7 @@ static void check_json(const struct mmf_report *r, int i)
 	for (size_t k = 0; k < sb.len; k++)
 		FUZZ_CHECK((unsigned char)sb.buf[k] >= 0x20,
 			   "report %d: raw control byte 0x%02x in JSON", i, sb.buf[k]);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 void fuzz_one(const uint8_t *buf, size_t len)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The symbolizer's text side (symbolize/frame.c, symbolize.c): every line
- * of the input through sym_parse_frame(), whose positions must lie in the
+ * of the input through mmf_sym_parse_frame(), whose positions must lie in the
  * line, then the whole input through mmf_symbolizer_run() of a symbolizer
  * with no vmlinux and no modules directory, which runs no binutils and
  * must give the text back byte for byte, noting why.
@@ -17,7 +17,7 @@ static void check_frame(const char *line, size_t n)
 {
 	struct sym_frame f;
 
-	if (!sym_parse_frame(line, n, &f))
+	if (!mmf_sym_parse_frame(line, n, &f))
 		return;
 	FUZZ_CHECK(f.name_len && f.sym + f.name_len < f.sym_end && f.sym_end <= n,
 		   "frame '%.*s': symbol [%zu, +%zu), end %zu", (int)n, line, f.sym,

@@ -16,7 +16,7 @@ static struct mmf_prog prog, progs[MAX_PROGS];
 
 void fuzz_one(const uint8_t *buf, size_t len)
 {
-	char *text = xmalloc(len + 1), err[200];
+	char *text = mmf_xmalloc(len + 1), err[200];
 	int n;
 
 	memcpy(text, buf, len);

@@ -31,7 +31,7 @@ void fuzz_fail(const char *fmt, ...)
 /* A copy of exactly len bytes: ASan then catches a read past its end. */
 static void run_one(const uint8_t *data, size_t len)
 {
-	uint8_t *copy = xmalloc(len ? len : 1);
+	uint8_t *copy = mmf_xmalloc(len ? len : 1);
 
 	memcpy(copy, data, len);
 	fuzz_one(copy, len);
@@ -52,26 +52,26 @@ static void add_path(const char *path, char ***v, size_t *n)
 	DIR *d;
 
 	if (stat(path, &st))
-		die("%s: %s", path, strerror(errno));
+		mmf_die("%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-		(*v)[(*n)++] = xstrdup(path);
+		*v = mmf_xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = mmf_xstrdup(path);
 		return;
 	}
 	d = opendir(path);
 	if (!d)
-		die("%s: %s", path, strerror(errno));
+		mmf_die("%s: %s", path, strerror(errno));
 	while ((e = readdir(d))) {
 		char *p;
 
 		if (e->d_name[0] == '.')
 			continue;
-		p = xasprintf("%s/%s", path, e->d_name);
+		p = mmf_xasprintf("%s/%s", path, e->d_name);
 		if (stat(p, &st) || !S_ISREG(st.st_mode)) {
 			free(p);
 			continue;
 		}
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		*v = mmf_xrealloc(*v, (*n + 1) * sizeof(**v));
 		(*v)[(*n)++] = p;
 	}
 	closedir(d);
@@ -90,16 +90,16 @@ static int replay(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		add_path(argv[i], &files, &n);
 	if (!n)
-		die("fuzz-%s: no inputs%s%s", FUZZ_TARGET, argc < 2 ? " in " : "",
+		mmf_die("fuzz-%s: no inputs%s%s", FUZZ_TARGET, argc < 2 ? " in " : "",
 		    argc < 2 ? def : "");
 	printf("KTAP version 1\n1..%zu\n", n);
 	fflush(stdout);
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		char *data = read_file(files[i], &len);
+		char *data = mmf_read_file(files[i], &len);
 
 		if (!data)
-			die("%s: %s", files[i], strerror(errno));
+			mmf_die("%s: %s", files[i], strerror(errno));
 		run_one((const uint8_t *)data, len);
 		printf("ok %zu %s\n", i + 1, files[i]);
 		fflush(stdout);

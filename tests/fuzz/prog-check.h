@@ -51,19 +51,19 @@ static inline void check_text_round_trip(const struct mmf_prog *p, const char *w
 	struct strbuf sb, sb2;
 	char err[200];
 
-	sb_init(&sb);
-	sb_init(&sb2);
+	mmf_sb_init(&sb);
+	mmf_sb_init(&sb2);
 	mmf_prog_print(p, &sb);
-	sb_puts(&sb, "");
+	mmf_sb_puts(&sb, "");
 	FUZZ_CHECK(!mmf_prog_parse(sb.buf, &q, err, sizeof(err)),
 		   "%s: printed program does not parse: %s\n%s", what, err, sb.buf);
 	check_same_prog(p, &q, what);
 	mmf_prog_print(&q, &sb2);
-	sb_puts(&sb2, "");
+	mmf_sb_puts(&sb2, "");
 	FUZZ_CHECK(!strcmp(sb.buf, sb2.buf), "%s: printed twice differs:\n%s---\n%s", what,
 		   sb.buf, sb2.buf);
-	sb_free(&sb);
-	sb_free(&sb2);
+	mmf_sb_free(&sb);
+	mmf_sb_free(&sb2);
 }
 
 #endif

@@ -18,19 +18,19 @@
 static int encode(const char *in, const char *out)
 {
 	static struct mmf_prog p;
-	char *text = read_file(in, NULL), err[200];
+	char *text = mmf_read_file(in, NULL), err[200];
 	uint8_t *buf;
 	size_t n;
 
 	if (!text)
-		die("%s: %s", in, strerror(errno));
+		mmf_die("%s: %s", in, strerror(errno));
 	if (mmf_prog_parse(text, &p, err, sizeof(err)))
-		die("%s: %s", in, err);
+		mmf_die("%s: %s", in, err);
 	n = mmf_prog_encode(&p, NULL, 0);
-	buf = xmalloc(n ? n : 1);
+	buf = mmf_xmalloc(n ? n : 1);
 	mmf_prog_encode(&p, buf, n);
-	if (write_file_atomic(out, buf, n))
-		die("%s: %s", out, strerror(errno));
+	if (mmf_write_file_atomic(out, buf, n))
+		mmf_die("%s: %s", out, strerror(errno));
 	free(buf);
 	free(text);
 	return 0;

@@ -30,7 +30,7 @@ static void test_sys(void)
 	/* Within tolerance: nothing, and no rereads needed. */
 	after[0] = reading(1000 + 1024, 500000 - 9000);
 	CHECK(!mmf_acct_sys_suspect(&before, &after[0]), "Mlocked +1 MiB is within tolerance");
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	CHECK(mmf_acct_sys_compare(&before, after, 1, &sb) == 0, "no report: %s", sb.buf ?: "");
 	/* A stable leak of 4 MiB: one report, the amount in the body only. */
 	for (int i = 0; i < 5; i++)
@@ -40,10 +40,10 @@ static void test_sys(void)
 	CHECK(STARTS(sb.buf, "ACCOUNTING: Mlocked grew after the program exited\n"),
 	      "title: %s", sb.buf);
 	CHECK(strstr(sb.buf, "grew by 4096 kB"), "amount in the body: %s", sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	/* Gone in a later reading (another process's lock): nothing. */
 	after[3] = reading(1000 + 100, 500000);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 0, "transient: %s", sb.buf ?: "");
 	/* Above tolerance but moving (a busy machine): cannot tell. */
 	for (int i = 0; i < 5; i++)
@@ -63,8 +63,8 @@ static void test_sys(void)
 	CHECK(mmf_acct_sys_compare(&before, after, 5, &sb) == 1, "leak under others' unlock");
 	CHECK(strstr(sb.buf, "grew by 4096 kB") &&
 	      strstr(sb.buf, "VmLck 16384 kB before, 0 kB after"), "amounts: %s", sb.buf);
-	sb_free(&sb);
-	sb_init(&sb);
+	mmf_sb_free(&sb);
+	mmf_sb_init(&sb);
 	/* A reading that moved while it was taken spoils the verdict. */
 	for (int i = 0; i < 5; i++)
 		after[i] = reading(1000 + 4096 - 16384, 500000 - 16384);
@@ -76,7 +76,7 @@ static void test_sys(void)
 	after[0] = reading(90000, 900000);
 	CHECK(!mmf_acct_sys_suspect(&before, &after[0]), "no baseline, no suspicion");
 	CHECK(mmf_acct_sys_compare(&before, after, 1, &sb) == 0, "no baseline: %s", sb.buf ?: "");
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static void test_proc(void)
@@ -86,7 +86,7 @@ static void test_proc(void)
 				   .anonymous = 4000 - 256, .swap = 800 + 256 };
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	/* Two CPUs: batch 32 pages each, 256 kB with 4 KiB pages. */
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, 0, &sb) == 0, "within batches: %s",
 	      sb.buf ?: "");
@@ -94,16 +94,16 @@ static void test_proc(void)
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, 0, &sb) == 1, "RssAnon apart");
 	CHECK(STARTS(sb.buf, "ACCOUNTING: RssAnon differs from smaps_rollup Anonymous at the"
 		      " end of the program\n"), "title: %s", sb.buf);
-	sb_free(&sb);
-	sb_init(&sb);
+	mmf_sb_free(&sb);
+	mmf_sb_init(&sb);
 	p.anonymous = 4000;
 	p.swap = 800 + 8192;
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, 0, &sb) == 1, "VmSwap apart");
 	/* Shmem in the arena: smaps_rollup counts its swap too, no check. */
 	sh->pages[0].mapped = 1;
 	sh->pages[0].obj1 = 1;
-	sb_free(&sb);
-	sb_init(&sb);
+	mmf_sb_free(&sb);
+	mmf_sb_init(&sb);
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, 0, &sb) == 0, "shmem: %s", sb.buf ?: "");
 	/* VmLck: base plus the model's locked pages, exactly. */
 	sh->pages[0].locked = 1;
@@ -114,10 +114,10 @@ static void test_proc(void)
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, 100, &sb) == 1, "VmLck off by a page");
 	CHECK(strstr(sb.buf, "ACCOUNTING: VmLck differs from mlocked pages\n"), "%s", sb.buf);
 	/* Unknown base (no lock call): no VmLck check. */
-	sb_free(&sb);
-	sb_init(&sb);
+	mmf_sb_free(&sb);
+	mmf_sb_init(&sb);
 	CHECK(mmf_acct_proc_compare(&p, sh, 4096, 2, -2, &sb) == 0, "no base: %s", sb.buf ?: "");
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_shadow_delete(sh);
 }
 

@@ -52,7 +52,7 @@ static void test_json(void)
 	mmf_bench_add(&res, "pswpin", "pages", 65536, false);
 	mmf_bench_add(&res, "thp_swpout", "folios", 4096, true);
 	mmf_bench_add(&res, "ns_per_call_t2", "ns/call", 0.125, false);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_bench_json("madv-free", 3, &res, &sb);
 	CHECK(!strchr(sb.buf, '\n'), "one line: %s", sb.buf);
 	CHECK(strstr(sb.buf, "{\"bench\":\"madv-free\",\"run\":3,\"metrics\":{\"elapsed_ms\":"
@@ -68,7 +68,7 @@ static void test_json(void)
 		      back.m[i].value);
 		CHECK(back.m[i].higher_is_better == res.m[i].higher_is_better, "better");
 	}
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 
 	/* Another writer's spacing, key order and extra keys are fine. */
 	CHECK(mmf_bench_parse(" { \"run\" : 1 , \"host\" : {\"cpus\": 2, \"x\": true},"
@@ -80,11 +80,11 @@ static void test_json(void)
 
 	/* An empty result is a result. */
 	memset(&res, 0, sizeof(res));
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_bench_json("mlock-scaling", 1, &res, &sb);
 	CHECK(mmf_bench_parse(sb.buf, name, sizeof(name), &back) == 0 && back.nr == 0,
 	      "empty: %s", sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static void test_malformed(void)

@@ -15,13 +15,13 @@ static void test_quiet(void)
 	struct strbuf body;
 	char title[128];
 
-	sb_init(&body);
+	mmf_sb_init(&body);
 	mmf_canary_init(&c, 42);
 	for (int i = 0; i < 3; i++)
 		CHECK(!mmf_canary_check(&c, title, sizeof(title), &body), "%s", body.buf);
 	CHECK(c.checks == 3, "%lu checks", c.checks);
 	mmf_canary_free(&c);
-	sb_free(&body);
+	mmf_sb_free(&body);
 }
 
 static void test_zeroed_page(void)
@@ -30,7 +30,7 @@ static void test_zeroed_page(void)
 	struct strbuf body;
 	char title[128];
 
-	sb_init(&body);
+	mmf_sb_init(&body);
 	mmf_canary_init(&c, 7);
 	mmf_canary_zap(&c);
 	CHECK(mmf_canary_check(&c, title, sizeof(title), &body), "a dropped page unseen");
@@ -44,7 +44,7 @@ static void test_zeroed_page(void)
 	body.len = 0;
 	CHECK(!mmf_canary_check(&c, title, sizeof(title), &body), "not filled again: %s", body.buf);
 	mmf_canary_free(&c);
-	sb_free(&body);
+	mmf_sb_free(&body);
 }
 
 static void test_changed_word(void)
@@ -53,7 +53,7 @@ static void test_changed_word(void)
 	struct strbuf body;
 	char title[128];
 
-	sb_init(&body);
+	mmf_sb_init(&body);
 	mmf_canary_init(&c, 7);
 	c.chunk[5][100] ^= 0x100;
 	CHECK(mmf_canary_check(&c, title, sizeof(title), &body), "a changed word unseen");
@@ -62,7 +62,7 @@ static void test_changed_word(void)
 	CHECK(strstr(body.buf, "1 of 8192 words") && strstr(body.buf, ", 0 of them to 0"), "%s",
 	      body.buf);
 	mmf_canary_free(&c);
-	sb_free(&body);
+	mmf_sb_free(&body);
 }
 
 static const struct tap_test tests[] = {

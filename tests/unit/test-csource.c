@@ -162,9 +162,9 @@ static char *csource(const char *text)
 	char err[128];
 
 	CHECK(!mmf_prog_parse(text, &p, err, sizeof(err)), "parse: %s", err);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_prog_csource(&p, &sb);
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 static void has(const char *c, const char *what)

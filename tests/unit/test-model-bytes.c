@@ -91,7 +91,7 @@ static void check_round_trip(void)
 		mmf_prog_generate(&r, 1 + seed % MMF_MAX_STMTS, &p);
 		need = mmf_prog_encode(&p, NULL, 0);
 		/* An exact-size buffer: ASan catches any write past it. */
-		buf = xmalloc(need);
+		buf = mmf_xmalloc(need);
 		CHECK(mmf_prog_encode(&p, buf, need) == need, "seed %d: size changed", seed);
 		mmf_prog_decode(buf, need, &q);
 		CHECK(prog_eq(&p, &q), "seed %d: decode(encode(p)) != p", seed);

@@ -17,9 +17,9 @@ static char *text_of(const struct mmf_prog *p)
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_prog_print(p, &sb);
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 static void check_valid(const struct mmf_prog *p, int seed, int k)

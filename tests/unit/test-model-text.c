@@ -144,9 +144,9 @@ static char *text_of(const struct mmf_prog *p)
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_prog_print(p, &sb);
-	return sb_detach(&sb);
+	return mmf_sb_detach(&sb);
 }
 
 /* print(parse(text)) == text, and the parsed program is valid. */

@@ -24,7 +24,7 @@ static const struct mmf_monitor_opts opts = {
 /* The console part of a test data file, and its expected title. */
 static char *console_of(const char *path, char *title, size_t n)
 {
-	char *text = read_file(path, NULL), *body, *t;
+	char *text = mmf_read_file(path, NULL), *body, *t;
 
 	CHECK(text, "%s unreadable", path);
 	t = strstr(text, "TITLE: ");
@@ -187,7 +187,7 @@ static void test_corpus_cut(void)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' || skipped)
 			continue;
 		snprintf(path, sizeof(path), "tests/data/kernel-reports/%s", e->d_name);
-		log = read_file(path, NULL);
+		log = mmf_read_file(path, NULL);
 		skipped = !log || !strstr(log, "TITLE: ");	/* a log with no report */
 		free(log);
 		if (skipped)

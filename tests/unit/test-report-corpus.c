@@ -233,12 +233,12 @@ static void test_file(void)
 {
 	const char *name = files[next_file++];
 	const struct known_failure *kf = known_failure(name);
-	char *path = xasprintf("%s/%s", DATA_DIR, name), *buf;
+	char *path = mmf_xasprintf("%s/%s", DATA_DIR, name), *buf;
 	struct expect e;
 	size_t len;
 	unsigned int bad;
 
-	buf = read_file(path, &len);
+	buf = mmf_read_file(path, &len);
 	free(path);
 	CHECK(buf, "cannot read %s", name);
 	parse_test(name, buf, len, &e);
@@ -286,7 +286,7 @@ static unsigned int parse_fields(char *list)
 /* Lines "NAME FIELD[,FIELD...] reason" and # comments. */
 static void read_known_failures(void)
 {
-	char *buf = read_file(DATA_DIR "/known-failures", NULL), *line, *save;
+	char *buf = mmf_read_file(DATA_DIR "/known-failures", NULL), *line, *save;
 
 	CHECK(buf, "cannot read %s/known-failures (run from the repository root)", DATA_DIR);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -295,7 +295,7 @@ static void read_known_failures(void)
 
 		if (*line == '#')
 			continue;
-		known = xrealloc(known, (nr_known + 1) * sizeof(*known));
+		known = mmf_xrealloc(known, (nr_known + 1) * sizeof(*known));
 		kf = &known[nr_known++];
 		fields = line + strcspn(line, " \t");
 		if (*fields)
@@ -304,9 +304,9 @@ static void read_known_failures(void)
 		reason = fields + strcspn(fields, " \t");
 		if (*reason)
 			*reason++ = '\0';
-		kf->name = xstrdup(line);
+		kf->name = mmf_xstrdup(line);
 		kf->fields = parse_fields(fields);
-		kf->reason = xstrdup(reason + strspn(reason, " \t"));
+		kf->reason = mmf_xstrdup(reason + strspn(reason, " \t"));
 	}
 	free(buf);
 }
@@ -330,15 +330,15 @@ static int visible(const struct dirent *d)
 static void add_files(const char *dir, int (*filter)(const struct dirent *),
 		      int (*order)(const struct dirent **, const struct dirent **))
 {
-	char *path = xasprintf("%s/%s", DATA_DIR, dir);
+	char *path = mmf_xasprintf("%s/%s", DATA_DIR, dir);
 	struct dirent **ents;
 	int n = scandir(path, &ents, filter, order);
 
 	CHECK(n > 0, "cannot list %s (run from the repository root)", path);
-	files = xrealloc(files, (nr_files + n) * sizeof(*files));
+	files = mmf_xrealloc(files, (nr_files + n) * sizeof(*files));
 	for (int i = 0; i < n; i++) {
-		files[nr_files++] = *dir ? xasprintf("%s/%s", dir, ents[i]->d_name)
-					 : xstrdup(ents[i]->d_name);
+		files[nr_files++] = *dir ? mmf_xasprintf("%s/%s", dir, ents[i]->d_name)
+					 : mmf_xstrdup(ents[i]->d_name);
 		free(ents[i]);
 	}
 	free(ents);
@@ -353,7 +353,7 @@ int main(void)
 	add_files("", numbered, by_number);
 	add_files(OWN_DIR, visible, alphasort);
 	read_known_failures();
-	tests = xcalloc(nr_files + 1, sizeof(*tests));
+	tests = mmf_xcalloc(nr_files + 1, sizeof(*tests));
 	for (size_t i = 0; i < nr_files; i++)
 		tests[i] = (struct tap_test){ files[i], test_file };
 	tests[nr_files] = (struct tap_test)TAP_TEST(test_known_failures);

@@ -26,7 +26,7 @@ static void compile_all(const char *const *res)
 {
 	for (; res && *res; res++)
 		if (strcmp(*res, STACK))
-			rx_find(*res, "", 0, 0, NULL);
+			mmf_rx_find(*res, "", 0, 0, NULL);
 }
 
 /* Rows are compiled when first used: a typo in a rare one must fail here. */
@@ -81,7 +81,7 @@ static void test_binary_json(void)
 	CHECK(n == 1, "%d reports", n);
 	CHECK_STR(reps[0].title, "WARNING in foo");
 	CHECK(strstr(reps[0].text, "?qux"), "NUL not replaced");
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_report_json(&reps[0], "a\"b", &sb);
 	CHECK(strstr(sb.buf, "{\"file\":\"a\\\"b\",\"title\":\"WARNING in foo\","), "%s", sb.buf);
 	CHECK(strstr(sb.buf, "\"type\":\"WARNING\",\"frame\":\"foo\",\"corrupted\":false,"),
@@ -89,7 +89,7 @@ static void test_binary_json(void)
 	CHECK(strstr(sb.buf, "\\ufffd("), "invalid UTF-8 not replaced: %s", sb.buf);
 	CHECK(strstr(sb.buf, "\\\"quoted\\\" \\\\ \\t\xe2\x82\xac\\n"), "escaping: %s", sb.buf);
 	CHECK(!strchr(sb.buf, '\n'), "raw newline in JSON");
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_reports_free(reps, n);
 }
 
@@ -106,18 +106,18 @@ static void test_long_log(void)
 	struct strbuf sb;
 	int n;
 
-	sb_init(&sb);
-	sb_puts(&sb, warning_log);
+	mmf_sb_init(&sb);
+	mmf_sb_puts(&sb, warning_log);
 	for (int i = 0; i < 60000; i++)
-		sb_printf(&sb, "[    2.%06d] line %d\n", i, i);
-	sb_puts(&sb, "[    3.000000] BUG: Bad rss-counter state mm:000000001234abcd\n");
+		mmf_sb_printf(&sb, "[    2.%06d] line %d\n", i, i);
+	mmf_sb_puts(&sb, "[    3.000000] BUG: Bad rss-counter state mm:000000001234abcd\n");
 	n = mmf_report_parse(sb.buf, sb.len, &reps);
 	CHECK(n == 2, "%d reports", n);
 	CHECK_STR(reps[0].title, "WARNING in foo");
 	CHECK(strlen(reps[0].text) < 100000, "report text of %zu bytes", strlen(reps[0].text));
 	CHECK_STR(reps[1].title, "BUG: Bad rss-counter state");
 	mmf_reports_free(reps, n);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static void *parse_warning(void *arg)

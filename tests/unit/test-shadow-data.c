@@ -485,7 +485,7 @@ static void hear_deferred(struct run *r)
 /* A fork child's model: a deep copy of the parent's, then the fork rule. */
 static struct mmf_shadow *fork_model(const struct mmf_shadow *sh)
 {
-	struct mmf_shadow *c = xmalloc(sizeof(*c));
+	struct mmf_shadow *c = mmf_xmalloc(sizeof(*c));
 
 	*c = *sh;
 	for (int o = 0; o < MMF_SHADOW_OBJS; o++) {
@@ -493,7 +493,7 @@ static struct mmf_shadow *fork_model(const struct mmf_shadow *sh)
 
 		if (!sh->objs[o].pages)
 			continue;
-		c->objs[o].pages = xmalloc(len);
+		c->objs[o].pages = mmf_xmalloc(len);
 		memcpy(c->objs[o].pages, sh->objs[o].pages, len);
 	}
 	mmf_shadow_fork_child(c);
@@ -587,7 +587,7 @@ static void map_lines(struct run *r, const char *text)
 static bool run_file(struct run *r, const char *path, bool bad)
 {
 	char err[200];
-	char *text = read_file(path, NULL);
+	char *text = mmf_read_file(path, NULL);
 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -619,7 +619,7 @@ static void test_file(void)
 {
 	int f = next_case++;
 	bool bad = f >= nr_files - nr_bad;
-	struct run *r = xmalloc(sizeof(*r));
+	struct run *r = mmf_xmalloc(sizeof(*r));
 	bool parsed = run_file(r, files[f], bad);
 	int wrong = r->wrong, errors = r->errors, checks = r->checks;
 
@@ -651,7 +651,7 @@ static int list(const char *dir)
 		if (n < 5 || strcmp(e->d_name + n - 4, ".mmf"))
 			continue;
 		CHECK(nr_files < MAX_FILES, "more than %d files", MAX_FILES);
-		files[nr_files++] = xasprintf("%s/%s", dir, e->d_name);
+		files[nr_files++] = mmf_xasprintf("%s/%s", dir, e->d_name);
 	}
 	closedir(d);
 	qsort(files + first, nr_files - first, sizeof(*files), by_name);
@@ -666,7 +666,7 @@ int main(void)
 	CHECK(list(DATA_DIR) > 0, "no files in " DATA_DIR);
 	nr_bad = list(BAD_DIR);
 	CHECK(nr_bad > 0, "no files in " BAD_DIR ": nothing shows the harness can fail");
-	tests = xcalloc(nr_files, sizeof(*tests));
+	tests = mmf_xcalloc(nr_files, sizeof(*tests));
 	for (int f = 0; f < nr_files; f++)
 		tests[f] = (struct tap_test){ files[f], test_file };
 	rc = tap_main(tests, nr_files);

@@ -21,7 +21,7 @@ static void test_roundtrip(void)
 	size_t used = 0, one;
 	char err[128];
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_wire_put(&sb, 7, &c);
 	one = sb.len;
 	c.title = "ACCOUNTING: Mlocked grew after the program exited";
@@ -39,7 +39,7 @@ static void test_roundtrip(void)
 	      "the second: %s", err);
 	CHECK(f.seq == 8 && !strcmp(f.title, c.title), "second: %lu %s", f.seq, f.title);
 	mmf_wire_finding_free(&f);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static void test_refused(void)
@@ -82,13 +82,13 @@ static void test_ack(void)
 	unsigned long seq = 0;
 	size_t used = 0;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_wire_put_ack(&sb, 42);
 	CHECK(mmf_wire_get_ack(sb.buf, sb.len - 1, &used, &seq) == 0, "part of an ack");
 	CHECK(mmf_wire_get_ack(sb.buf, sb.len, &used, &seq) == 1 && seq == 42 &&
 	      used == sb.len, "ack %lu", seq);
 	CHECK(mmf_wire_get_ack("mmfuzz-finding 1\n", 17, &used, &seq) == -1, "not an ack");
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static const struct tap_test tests[] = {

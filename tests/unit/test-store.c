@@ -41,7 +41,7 @@ static void remove_dirs(void)
 
 		if (!dirs[i])
 			continue;
-		rm = xasprintf("rm -rf '%s'", dirs[i]);
+		rm = mmf_xasprintf("rm -rf '%s'", dirs[i]);
 		if (system(rm))
 			fprintf(stderr, "%s failed\n", rm);
 		free(rm);
@@ -50,13 +50,13 @@ static void remove_dirs(void)
 
 static char *store(const char *name)
 {
-	return xasprintf("%s/%s", tmpdir, name);
+	return mmf_xasprintf("%s/%s", tmpdir, name);
 }
 
 static char *file_in(const char *dir, const char *bug, const char *name)
 {
-	char *path = xasprintf("%s/%s/%s", dir, bug, name);
-	char *text = read_file(path, NULL);
+	char *path = mmf_xasprintf("%s/%s/%s", dir, bug, name);
+	char *text = mmf_read_file(path, NULL);
 
 	free(path);
 	return text;
@@ -64,7 +64,7 @@ static char *file_in(const char *dir, const char *bug, const char *name)
 
 static bool exists(const char *dir, const char *bug, const char *name)
 {
-	char *path = xasprintf("%s/%s/%s", dir, bug, name);
+	char *path = mmf_xasprintf("%s/%s/%s", dir, bug, name);
 	bool ok = !access(path, F_OK);
 
 	free(path);
@@ -81,13 +81,13 @@ static char *occ_text_size(const char *kind, int w, int k, size_t lines)
 	struct strbuf sb;
 	int n;
 
-	sb_init(&sb);
-	sb_printf(&sb, "%s w=%d k=%d\n", kind, w, k);
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "%s w=%d k=%d\n", kind, w, k);
 	n = snprintf(line, sizeof(line), "%08x %s %d/%d\n", (w * 7919 + k) * 31, kind, w, k);
 	for (size_t i = 0; i < lines; i++)
-		sb_add(&sb, line, n);
-	sb_puts(&sb, "END\n");
-	return sb_detach(&sb);
+		mmf_sb_add(&sb, line, n);
+	mmf_sb_puts(&sb, "END\n");
+	return mmf_sb_detach(&sb);
 }
 
 static char *occ_text(const char *kind, int w, int k)
@@ -249,7 +249,7 @@ static void test_titles(void)
 
 	for (size_t i = 0; i < ARRAY_SIZE(titles); i++) {
 		struct mmf_crash c = { .title = titles[i], .report = "r\n" };
-		char *t, *want = xasprintf("%s\n", titles[i]);
+		char *t, *want = mmf_xasprintf("%s\n", titles[i]);
 
 		CHECK(!mmf_store_add(dir, &c, &a), "%s: %s", titles[i], mmf_store_err());
 		/* The name stays one component inside the store, not hidden. */
@@ -290,7 +290,7 @@ static void test_titles(void)
 	/* A directory name (as the shell completes it) and unique prefixes. */
 	CHECK(mmf_store_find(bugs, n, "first line") >= 0, "unique prefix");
 	{
-		char *key = xasprintf("%s/", bugs[0].name);
+		char *key = mmf_xasprintf("%s/", bugs[0].name);
 
 		CHECK(mmf_store_find(bugs, n, key) == 0, "directory name");
 		free(key);
@@ -310,7 +310,7 @@ static int by_str(const void *a, const void *b)
 static void test_collision(void)
 {
 	enum { BITS = 18 };
-	char **names = xcalloc(1 << BITS, sizeof(*names)), *dir = store("collide");
+	char **names = mmf_xcalloc(1 << BITS, sizeof(*names)), *dir = store("collide");
 	char t1[BITS + 3], t2[BITS + 3];
 	struct mmf_store_added a1, a2;
 	struct mmf_bug *bugs;
@@ -327,7 +327,7 @@ static void test_collision(void)
 		t[BITS + 2] = '\0';
 		char *name = mmf_store_dir_name(t);
 
-		names[i] = xasprintf("%s\t%s", name, t);
+		names[i] = mmf_xasprintf("%s\t%s", name, t);
 		free(name);
 	}
 	qsort(names, 1 << BITS, sizeof(*names), by_str);
@@ -401,11 +401,11 @@ static void test_repro(void)
 
 static void test_errors(void)
 {
-	char *file = store("a-file"), *under = xasprintf("%s/store", file);
+	char *file = store("a-file"), *under = mmf_xasprintf("%s/store", file);
 	struct mmf_crash c = { .title = "BUG: x", .report = "r\n" };
 	struct mmf_bug *bugs;
 
-	CHECK(!write_file_atomic(file, "x", 1), "setup");
+	CHECK(!mmf_write_file_atomic(file, "x", 1), "setup");
 	CHECK(mmf_store_add(under, &c, NULL) == -ENOTDIR, "add under a file");
 	CHECK(strstr(mmf_store_err(), "cannot create") && strstr(mmf_store_err(), under),
 	      "error: %s", mmf_store_err());
@@ -431,26 +431,26 @@ static void test_html(void)
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
 	CHECK(!mmf_store_set_repro(dir, c.title, "prog", "x\n", NULL), "%s", mmf_store_err());
 	n = mmf_store_list(dir, &bugs);
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_store_html(bugs, n, "../my store/", &sb);
 	CHECK(strstr(sb.buf, "<td class=\"title\">WARNING in &lt;b&gt;f&lt;/b&gt; &amp; &#39;g&#39; "
 			     "&quot;h&quot; &#xfffd;</td>"), "title cell: %s", sb.buf);
 	CHECK(!strstr(sb.buf, "<b>") && strstr(sb.buf, "6.1 &lt;k&gt;"), "escaping");
-	path = xasprintf("<a href=\"../my%%20store/%s/report.0\">report.0</a>", a.name);
+	path = mmf_xasprintf("<a href=\"../my%%20store/%s/report.0\">report.0</a>", a.name);
 	CHECK(strstr(sb.buf, path), "link %s", path);
 	free(path);
-	path = xasprintf("<a href=\"../my%%20store/%s/repro.prog\">repro.prog</a>", a.name);
+	path = mmf_xasprintf("<a href=\"../my%%20store/%s/repro.prog\">repro.prog</a>", a.name);
 	CHECK(strstr(sb.buf, path) && strstr(sb.buf, "<td class=\"count\">1</td>"), "repro link");
 	free(path);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_bugs_free(bugs, n);
 	/* The file: relative links from wherever it is written. */
-	path = xasprintf("%s/page/../page/index.html", tmpdir);
-	CHECK(!mkdir_p(path, 0755) && !rmdir(path), "mkdir");
+	path = mmf_xasprintf("%s/page/../page/index.html", tmpdir);
+	CHECK(!mmf_mkdir_p(path, 0755) && !rmdir(path), "mkdir");
 	CHECK(!mmf_store_html_file(dir, path, &n) && n == 1, "%s", mmf_store_err());
-	page = read_file(path, NULL);
+	page = mmf_read_file(path, NULL);
 	free(path);
-	path = xasprintf("href=\"../html/%s/log.0\"", a.name);
+	path = mmf_xasprintf("href=\"../html/%s/log.0\"", a.name);
 	CHECK(page && strstr(page, path), "link %s in page", path);
 	free(page);
 	free(path);
@@ -486,7 +486,7 @@ static void writer(const char *dir, const char *const *titles, int w, int per_ti
 /* Every kept occurrence whole, its three files of one occurrence; none twice. */
 static void check_kept(const char *dir, const struct mmf_bug *b)
 {
-	bool *seen = xcalloc(WRITERS * PER_TITLE, 1);
+	bool *seen = mmf_xcalloc(WRITERS * PER_TITLE, 1);
 
 	for (int i = 0; i < b->nr_occ; i++) {
 		static const char *const kinds[] = { "report", "log", "progs" };
@@ -495,7 +495,7 @@ static void check_kept(const char *dir, const struct mmf_bug *b)
 		CHECK(b->occ[i].files == (MMF_OCC_REPORT | MMF_OCC_LOG | MMF_OCC_PROGS),
 		      "%s: slot %d files %x", b->title, b->occ[i].n, b->occ[i].files);
 		for (size_t f = 0; f < ARRAY_SIZE(kinds); f++) {
-			char *name = xasprintf("%s.%d", kinds[f], b->occ[i].n);
+			char *name = mmf_xasprintf("%s.%d", kinds[f], b->occ[i].n);
 			char *text = file_in(dir, b->name, name);
 			int w, k;
 
@@ -523,7 +523,7 @@ static double run_writers(const char *dir, int per_title)
 		"DATA CORRUPTION: zeroed anon page after madvise(MADV_FREE)",
 	};
 	struct mmf_bug *bugs;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	double secs;
 	int n;
 
@@ -540,7 +540,7 @@ static double run_writers(const char *dir, int per_title)
 		CHECK(wait(&status) > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
 		      "a writer failed");
 	}
-	secs = (now_ns() - t0) / 1e9;
+	secs = (mmf_now_ns() - t0) / 1e9;
 	n = mmf_store_list(dir, &bugs);
 	CHECK(n == TITLES, "%d bugs", n);
 	for (int i = 0; i < n; i++) {
@@ -564,7 +564,7 @@ static void test_concurrent(void)
 	double mem, ondisk;
 
 	mem = run_writers(dir, PER_TITLE);
-	diskdir = xstrdup("/var/tmp/mmf-test-store.XXXXXX");
+	diskdir = mmf_xstrdup("/var/tmp/mmf-test-store.XXXXXX");
 	CHECK(mkdtemp(diskdir), "mkdtemp %s: %s", diskdir, strerror(errno));
 	ondisk = run_writers(diskdir, 2 * MMF_STORE_KEEP);
 	printf("INFO: store: %d writers, %d titles: %.0f adds/s on %s, %.0f adds/s on %s\n",
@@ -630,7 +630,7 @@ struct kill_state {
 
 static int count_temps(const char *dir, const char *bug)
 {
-	char *path = xasprintf("%s/%s", dir, bug);
+	char *path = mmf_xasprintf("%s/%s", dir, bug);
 	DIR *d = opendir(path);
 	struct dirent *e;
 	int temps = 0;
@@ -651,10 +651,10 @@ static int count_temps(const char *dir, const char *bug)
 static void check_file(const char *dir, const char *bug, const char *kind, int slot,
 		       struct seen_file *seen, int *w, int *k)
 {
-	char *name = xasprintf("%s.%d", kind, slot), *path, *text;
+	char *name = mmf_xasprintf("%s.%d", kind, slot), *path, *text;
 	struct stat st;
 
-	path = xasprintf("%s/%s/%s", dir, bug, name);
+	path = mmf_xasprintf("%s/%s/%s", dir, bug, name);
 	CHECK(!stat(path, &st), "%s: %s", path, strerror(errno));
 	free(path);
 	if (seen->ino) {
@@ -724,7 +724,7 @@ static void test_sigkill(void)
 	static struct kill_state s;
 	struct mmf_store_added a;
 	struct mmf_rand rnd;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = mmf_now_ns();
 	unsigned int span_us;
 
 	/*
@@ -740,7 +740,7 @@ static void test_sigkill(void)
 		free(r);
 		free(p);
 	}
-	span_us = MAX(3000, (unsigned int)((now_ns() - t0) / 1000 / 5 * 4));
+	span_us = MAX(3000, (unsigned int)((mmf_now_ns() - t0) / 1000 / 5 * 4));
 	free(timing);
 	mmf_rand_seed(&rnd, 12345);
 	for (int round = 0; round < KILL_ROUNDS; round++) {
@@ -805,7 +805,7 @@ int main(void)
 	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") :
 			   !access("/dev/shm", W_OK) ? "/dev/shm" : "/tmp";
 	main_pid = getpid();
-	tmpdir = xasprintf("%s/mmf-test-store.XXXXXX", base);
+	tmpdir = mmf_xasprintf("%s/mmf-test-store.XXXXXX", base);
 	CHECK(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
 	atexit(remove_dirs);
 	return tap_run(tests);

@@ -52,18 +52,18 @@ static void test_sample_format(void)
 	struct strbuf sb;
 	uint64_t v;
 
-	sb_init(&sb);
-	sb_puts(&sb, "{\"t\":1.000");
+	mmf_sb_init(&sb);
+	mmf_sb_puts(&sb, "{\"t\":1.000");
 	mmf_sample_kv(&sb, "vmstat", vmstat, keys);
 	mmf_sample_kv(&sb, "meminfo", meminfo, keys);
-	sb_puts(&sb, "}");
+	mmf_sb_puts(&sb, "}");
 	CHECK(!strcmp(sb.buf, "{\"t\":1.000,\"vmstat.pswpin\":12,\"vmstat.pgscan_kswapd\":3,"
 		      "\"vmstat.pgscan_direct\":4,\"meminfo.MemFree\":42}"), "%s", sb.buf);
 	CHECK(!mmf_sample_get(sb.buf, "vmstat.pgscan_direct", &v) && v == 4, "get");
 	CHECK(mmf_sample_get(sb.buf, "vmstat.pswpout", &v) == -ENOENT, "absent");
 	/* A key is matched whole, not as the prefix of a longer one. */
 	CHECK(mmf_sample_get(sb.buf, "vmstat.pgscan", &v) == -ENOENT, "prefix");
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static void test_summary(void)
@@ -82,7 +82,7 @@ static void test_summary(void)
 			"\"vmstat.pgscan_file\":3,\"meminfo.SwapTotal\":4096,"
 			"\"meminfo.SwapFree\":4096}");
 	mmf_summary_add(&s, "not a sample");
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_summary_format(&s, &sb);
 	CHECK(strstr(sb.buf, "summary: 2 s, 3 samples:"), "%s", sb.buf);
 	CHECK(strstr(sb.buf, " pswpout +30 ") && strstr(sb.buf, " pgscan +7 "), "%s", sb.buf);
@@ -90,16 +90,16 @@ static void test_summary(void)
 	CHECK(strstr(sb.buf, " thp_swpout n/a "), "%s", sb.buf);
 	CHECK(strstr(sb.buf, "swap used peak 3 MiB"), "%s", sb.buf);
 	CHECK(mmf_summary_swapped(&s) && !strstr(sb.buf, "never reached swap"), "%s", sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_summary_free(&s);
 
 	mmf_summary_add(&s, "{\"t\":0.000,\"vmstat.pswpout\":10}");
 	mmf_summary_add(&s, "{\"t\":9.000,\"vmstat.pswpout\":10}");
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_summary_format(&s, &sb);
 	CHECK(!mmf_summary_swapped(&s) && strstr(sb.buf, "this run never reached swap"), "%s",
 	      sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 	mmf_summary_free(&s);
 }
 

@@ -144,7 +144,7 @@ static void child_setup(int fd)
 
 static void write_journal(const char *path, const char *text)
 {
-	CHECK(write_file_atomic(path, text, strlen(text)) == 0, "%s: %s", path,
+	CHECK(mmf_write_file_atomic(path, text, strlen(text)) == 0, "%s: %s", path,
 	      strerror(errno));
 }
 
@@ -318,7 +318,7 @@ static int test_undo(const char *key, const char *arg)
 
 static void test_describe(struct strbuf *sb, const char *key, const char *arg)
 {
-	sb_printf(sb, "forget test item %s", key);
+	mmf_sb_printf(sb, "forget test item %s", key);
 }
 
 static const struct mmf_journal_kind test_kind = {

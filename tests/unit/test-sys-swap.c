@@ -79,17 +79,17 @@ static char *zram0_state(void)
 	const char *attrs[] = { "disksize", "initstate", "comp_algorithm" };
 	struct strbuf sb;
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
 		char path[128], val[256];
 
 		snprintf(path, sizeof(path), "/sys/block/zram0/%s", attrs[i]);
 		if (mmf_sysfs_read(path, val, sizeof(val)) < 0)
 			snprintf(val, sizeof(val), "-");
-		sb_printf(&sb, "%s=%s ", attrs[i], val);
+		mmf_sb_printf(&sb, "%s=%s ", attrs[i], val);
 	}
-	sb_printf(&sb, "swap=%d", mmf_swap_find("/dev/zram0", NULL));
-	return sb_detach(&sb);
+	mmf_sb_printf(&sb, "swap=%d", mmf_swap_find("/dev/zram0", NULL));
+	return mmf_sb_detach(&sb);
 }
 
 static void test_sys_swap(void)
@@ -131,11 +131,11 @@ static void test_sys_swap(void)
 	ret = mmf_swapfile_add(jr, state_dir, 1 * MiB, 40000, NULL);
 	CHECK(ret == -EINVAL, "priority over 32767: %d", ret);
 
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	ret = mmf_swapfile_add(jr, state_dir, 256 * MiB, FILE_PRIO, fpath);
 	CHECK(ret == 0, "swapfile: %s", mmf_sys_err());
 	printf("INFO: 256 MiB swap file (write zeros, fsync, swapon): %.0f ms\n",
-	       (now_ns() - t0) / 1e6);
+	       (mmf_now_ns() - t0) / 1e6);
 	CHECK(!stat(fpath, &st) && (st.st_mode & 0777) == 0600, "%s mode %o", fpath,
 	      st.st_mode & 0777);
 	CHECK(st.st_size == (off_t)(256 * MiB) && st.st_blocks * 512 >= st.st_size,
@@ -153,11 +153,11 @@ static void test_sys_swap(void)
 	CHECK(ret == 0, "swapfile 2: %s", mmf_sys_err());
 	CHECK(mmf_swap_find(f2path, &fi) == 1 && fi.prio < 0, "%s prio %d", f2path, fi.prio);
 
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	ret = mmf_zram_add(jr, 32 * MiB, ZRAM_PRIO, zpath);
 	CHECK(ret == 0, "zram: %s", mmf_sys_err());
 	printf("INFO: 32 MiB zram swap (hot_add, disksize, header, swapon): %.0f ms\n",
-	       (now_ns() - t0) / 1e6);
+	       (mmf_now_ns() - t0) / 1e6);
 	CHECK(strcmp(zpath, "/dev/zram0") || !strncmp(before, "disksize=-", 10),
 	      "got zram0, which existed before");
 	CHECK(mmf_swap_find(zpath, &zi) == 1, "%s not in /proc/swaps", zpath);
@@ -184,9 +184,9 @@ static void test_sys_swap(void)
 	workload = hog_start(160 * MiB, &go, &ready);
 	CHECK(mmf_cg_attach(cg, workload) == 0, "attach: %s", mmf_sys_err());
 	CHECK(write(go, "g", 1) == 1, "go");
-	t0 = now_ns();
+	t0 = mmf_now_ns();
 	CHECK(hog_ready(ready), "workload died before it was ready");
-	printf("INFO: 160 MiB dirtied under a 32 MiB limit in %.0f ms\n", (now_ns() - t0) / 1e6);
+	printf("INFO: 160 MiB dirtied under a 32 MiB limit in %.0f ms\n", (mmf_now_ns() - t0) / 1e6);
 	/*
 	 * Our devices take the pages only if no other device of the machine
 	 * outranks them (a host may keep its own swap at the top priority):

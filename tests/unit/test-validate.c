@@ -94,11 +94,11 @@ static void test_judge(void)
 	CHECK(ms[0].p > 0.02 && ms[0].p < 0.05, "p %g", ms[0].p);
 	CHECK(r.regressions == 0, "Holm-Bonferroni keeps chance out: %d", r.regressions);
 
-	sb_init(&sb);
+	mmf_sb_init(&sb);
 	mmf_val_json(&r, &sb);
 	CHECK(strstr(sb.buf, "\"regressed\":false") && strstr(sb.buf, "\"verdict\":\"noise\""),
 	      "%s", sb.buf);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 static const struct tap_test tests[] = {

@@ -172,11 +172,11 @@ static void test_run(void)
 	int status;
 
 	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	qemu = xasprintf("%s/qemu", dir);
-	work = xasprintf("%s/work", dir);
-	log = xasprintf("%s/exec.log", dir);
-	console = xasprintf("%s/console.log", dir);
-	CHECK(!write_file_atomic(qemu, fake_qemu, strlen(fake_qemu)) && !chmod(qemu, 0755),
+	qemu = mmf_xasprintf("%s/qemu", dir);
+	work = mmf_xasprintf("%s/work", dir);
+	log = mmf_xasprintf("%s/exec.log", dir);
+	console = mmf_xasprintf("%s/console.log", dir);
+	CHECK(!mmf_write_file_atomic(qemu, fake_qemu, strlen(fake_qemu)) && !chmod(qemu, 0755),
 	      "fake qemu");
 	arch.qemu = qemu;
 	c = config("x86_64", MMF_VM_KVM);
@@ -190,13 +190,13 @@ static void test_run(void)
 	      r.exited, r.powered_off, r.timed_out);
 	CHECK(r.programs == 1 && r.boot_ms >= 0 && r.init_ms >= 0, "programs %llu boot %lld",
 	      (unsigned long long)r.programs, (long long)r.boot_ms);
-	text = read_file(console, NULL);
+	text = mmf_read_file(console, NULL);
 	CHECK(text && strstr(text, "mmfuzz-init: start\n") && strstr(text, "stderr is the console"),
 	      "console: %s", text ? text : strerror(errno));
 	free(text);
 	/* The scratch disks are gone with the guest. */
 	for (size_t i = 0; i < mmf_vm_nr_default_disks; i++) {
-		char *p = xasprintf("%s/%s.img", work, mmf_vm_default_disks[i].serial);
+		char *p = mmf_xasprintf("%s/%s.img", work, mmf_vm_default_disks[i].serial);
 
 		CHECK(stat(p, &st) && errno == ENOENT, "%s left", p);
 		free(p);
@@ -217,7 +217,7 @@ static void test_run(void)
 		      "new exec log bytes: %zd", n);
 		CHECK(mmf_vm_alive(vm), "the hung guest is alive");
 		{
-			char *p = xasprintf("%s/swap0.img", work);
+			char *p = mmf_xasprintf("%s/swap0.img", work);
 
 			CHECK(!stat(p, &st) && st.st_size == 256 << 20 && st.st_blocks == 0,
 			      "a sparse 256 MiB disk");

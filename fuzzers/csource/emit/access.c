@@ -4,9 +4,9 @@
 
 static MMF_CS_EXPR(emit_write)
 {
-	sb_puts(sb, "fill(");
+	mmf_sb_puts(sb, "fill(");
 	mmf_cs_slot_range(sb, s);
-	sb_printf(sb, ", 0x%02x)", (int)s->args[3]);
+	mmf_sb_printf(sb, ", 0x%02x)", (int)s->args[3]);
 }
 
 /* Pages a write fills before the first one that faults. */
@@ -26,12 +26,12 @@ MMF_EMITTER(write, emit_write, predict_write, mmf_rt_guarded, mmf_rt_fill);
 
 static MMF_CS_EXPR(emit_read)
 {
-	sb_printf(sb, "verify(%d, ", si);
+	mmf_sb_printf(sb, "verify(%d, ", si);
 	mmf_cs_slot_range(sb, s);
 	if (sim->info[si].nrows)
-		sb_printf(sb, ", expect_%d, %d)", si, sim->info[si].nrows);
+		mmf_sb_printf(sb, ", expect_%d, %d)", si, sim->info[si].nrows);
 	else
-		sb_puts(sb, ", NULL, 0)");
+		mmf_sb_puts(sb, ", NULL, 0)");
 }
 
 /* The one row that checks pages: its expression takes expect_N[]. */
@@ -42,9 +42,9 @@ const struct mmf_emitter mmf_emit_read = {
 
 static MMF_CS_EXPR(emit_mincore)
 {
-	sb_puts(sb, "incore(");
+	mmf_sb_puts(sb, "incore(");
 	mmf_cs_at_len(sb, s);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(mincore, emit_mincore, mmf_predict_success, mmf_rt_mincore);

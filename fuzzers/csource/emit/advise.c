@@ -61,13 +61,13 @@ MMF_EMITTER(madvise, emit_madvise, predict_madvise);
 static MMF_CS_EXPR(emit_process_madvise)
 {
 	if (s->args[3] == MMF_TARGET_SELF)
-		sb_puts(sb, "pmadvise(-1 /* self */, ");
+		mmf_sb_puts(sb, "pmadvise(-1 /* self */, ");
 	else
-		sb_printf(sb, "pmadvise(%d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
+		mmf_sb_printf(sb, "pmadvise(%d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
 	mmf_cs_at_len(sb, s);
-	sb_puts(sb, ", ");
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, 4);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(process_madvise, emit_process_madvise, mmf_predict_success, mmf_rt_pmadvise);

@@ -10,9 +10,9 @@
 static MMF_CS_EXPR(emit_cg_move)
 {
 	if (s->args[0] == MMF_TARGET_SELF)
-		sb_printf(sb, "cg_num(%d, \"cgroup.procs\", NULL, getpid())", (int)s->args[1]);
+		mmf_sb_printf(sb, "cg_num(%d, \"cgroup.procs\", NULL, getpid())", (int)s->args[1]);
 	else
-		sb_printf(sb, "kids[%d] > 0 ? cg_num(%d, \"cgroup.procs\", NULL, kids[%d]) : -ESRCH",
+		mmf_sb_printf(sb, "kids[%d] > 0 ? cg_num(%d, \"cgroup.procs\", NULL, kids[%d]) : -ESRCH",
 			  (int)s->args[0] - 1, (int)s->args[1], (int)s->args[0] - 1);
 }
 
@@ -24,10 +24,10 @@ static MMF_CS_EXPR(emit_cg_limit)
 	int cg = s->args[0];
 
 	if (s->args[2])
-		sb_printf(sb, "cg_keep_num(%d, \"%s\", \"%s\", %lldll << 20)", cg, file[0], file[1],
+		mmf_sb_printf(sb, "cg_keep_num(%d, \"%s\", \"%s\", %lldll << 20)", cg, file[0], file[1],
 			  (long long)s->args[2]);
 	else
-		sb_printf(sb, "cg_keep(%d, \"%s\", NULL, \"max\") == -ENOENT ? "
+		mmf_sb_printf(sb, "cg_keep(%d, \"%s\", NULL, \"max\") == -ENOENT ? "
 			  "cg_keep(%d, \"%s\", NULL, \"-1\") : 0", cg, file[0], cg, file[1]);
 }
 
@@ -35,7 +35,7 @@ MMF_EMITTER(cg_limit, emit_cg_limit, mmf_predict_success, mmf_rt_helpers, mmf_rt
 
 static MMF_CS_EXPR(emit_cg_reclaim)
 {
-	sb_printf(sb, "cg_num(%d, \"memory.reclaim\", NULL, len(%d))", (int)s->args[0],
+	mmf_sb_printf(sb, "cg_num(%d, \"memory.reclaim\", NULL, len(%d))", (int)s->args[0],
 		  (int)s->args[1]);
 }
 

@@ -4,7 +4,7 @@
 
 static MMF_CS_EXPR(emit_memfd)
 {
-	sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", "
+	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", "
 		  "0x1 /* MFD_CLOEXEC */)))", (int)s->args[0], (int)s->args[1]);
 }
 
@@ -13,7 +13,7 @@ MMF_EMITTER(memfd, emit_memfd, mmf_predict_success, mmf_rt_new_file);
 static MMF_CS_EXPR(emit_tmpfile)
 {
 	/* The executor's default directory: tmpfs. */
-	sb_printf(sb, "new_file(%d, %d, sys(open(\"/dev/shm\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
+	mmf_sb_printf(sb, "new_file(%d, %d, sys(open(\"/dev/shm\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
 		  "0600)))", (int)s->args[0], (int)s->args[1]);
 }
 
@@ -21,7 +21,7 @@ MMF_EMITTER(tmpfile, emit_tmpfile, mmf_predict_success, mmf_rt_new_file);
 
 static MMF_CS_EXPR(emit_memfd_create)
 {
-	sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", 0x%llx)))",
+	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", 0x%llx)))",
 		  (int)s->args[0], (int)s->args[1], (unsigned long long)s->args[2] | 1);
 }
 
@@ -29,7 +29,7 @@ MMF_EMITTER(memfd_create, emit_memfd_create, mmf_predict_success, mmf_rt_new_fil
 
 static MMF_CS_EXPR(emit_memfd_secret)
 {
-	sb_printf(sb, "new_file(%d, %d, sys(syscall(447 /* memfd_secret */, O_CLOEXEC)))",
+	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(447 /* memfd_secret */, O_CLOEXEC)))",
 		  (int)s->args[0], (int)s->args[1]);
 }
 
@@ -37,14 +37,14 @@ MMF_EMITTER(memfd_secret, emit_memfd_secret, mmf_predict_success, mmf_rt_new_fil
 
 static MMF_CS_EXPR(emit_devzero)
 {
-	sb_printf(sb, "set_fd(%d, sys(open(\"/dev/zero\", O_RDWR | O_CLOEXEC)))", (int)s->args[0]);
+	mmf_sb_printf(sb, "set_fd(%d, sys(open(\"/dev/zero\", O_RDWR | O_CLOEXEC)))", (int)s->args[0]);
 }
 
 MMF_EMITTER(devzero, emit_devzero, mmf_predict_success, mmf_rt_helpers);
 
 static MMF_CS_EXPR(emit_memfd_seal)
 {
-	sb_printf(sb, "sys(fcntl(files[%d], 1033 /* F_ADD_SEALS */, 0x%llx))", (int)s->args[0],
+	mmf_sb_printf(sb, "sys(fcntl(files[%d], 1033 /* F_ADD_SEALS */, 0x%llx))", (int)s->args[0],
 		  (unsigned long long)s->args[1]);
 }
 
@@ -52,7 +52,7 @@ MMF_EMITTER(memfd_seal, emit_memfd_seal, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_fallocate)
 {
-	sb_printf(sb, "sys(syscall(SYS_fallocate, files[%d], 0x%llx, len(%d), len(%d)))",
+	mmf_sb_printf(sb, "sys(syscall(SYS_fallocate, files[%d], 0x%llx, len(%d), len(%d)))",
 		  (int)s->args[0], (unsigned long long)s->args[3], (int)s->args[1],
 		  (int)s->args[2]);
 }
@@ -61,14 +61,14 @@ MMF_EMITTER(fallocate, emit_fallocate, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_ftruncate)
 {
-	sb_printf(sb, "sys(ftruncate(files[%d], len(%d)))", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "sys(ftruncate(files[%d], len(%d)))", (int)s->args[0], (int)s->args[1]);
 }
 
 MMF_EMITTER(ftruncate, emit_ftruncate, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_pwrite)
 {
-	sb_printf(sb, "file_pages(%d, %d, %d, 0x%02x, 1)", (int)s->args[0], (int)s->args[1],
+	mmf_sb_printf(sb, "file_pages(%d, %d, %d, 0x%02x, 1)", (int)s->args[0], (int)s->args[1],
 		  (int)s->args[2], (int)s->args[3]);
 }
 
@@ -76,7 +76,7 @@ MMF_EMITTER(pwrite, emit_pwrite, mmf_predict_success, mmf_rt_helpers);
 
 static MMF_CS_EXPR(emit_pread)
 {
-	sb_printf(sb, "file_pages(%d, %d, %d, 0, 0)", (int)s->args[0], (int)s->args[1],
+	mmf_sb_printf(sb, "file_pages(%d, %d, %d, 0, 0)", (int)s->args[0], (int)s->args[1],
 		  (int)s->args[2]);
 }
 

@@ -52,16 +52,16 @@ MMF_EMITTER(munlock, emit_munlock, predict_munlock);
 
 static MMF_CS_EXPR(emit_mlockall)
 {
-	sb_puts(sb, "sys(syscall(SYS_mlockall, ");
+	mmf_sb_puts(sb, "sys(syscall(SYS_mlockall, ");
 	mmf_cs_flag_arg(sb, s, 0);
-	sb_puts(sb, "))");
+	mmf_sb_puts(sb, "))");
 }
 
 MMF_EMITTER(mlockall, emit_mlockall, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_munlockall)
 {
-	sb_puts(sb, "sys(syscall(SYS_munlockall))");
+	mmf_sb_puts(sb, "sys(syscall(SYS_munlockall))");
 }
 
 MMF_EMITTER(munlockall, emit_munlockall, mmf_predict_success);

@@ -13,22 +13,22 @@ static MMF_CS_EXPR(emit_mmap)
 		     (fixed ? MMF_MAP_FIXED : MMF_MAP_FIXED_NOREPLACE);
 	struct strbuf names;
 
-	sb_puts(sb, "map_at(");
+	mmf_sb_puts(sb, "map_at(");
 	mmf_cs_slot_range(sb, s);
-	sb_puts(sb, ", ");
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, 4);
-	sb_puts(sb, ",\n\t\t   ");
-	sb_init(&names);
+	mmf_sb_puts(sb, ",\n\t\t   ");
+	mmf_sb_init(&names);
 	mmf_cs_names_of(&names, mmf_calls[s->id].args[5].set, s->args[5], true);
-	sb_puts(&names, anon ? "|MAP_ANONYMOUS" : "");
+	mmf_sb_puts(&names, anon ? "|MAP_ANONYMOUS" : "");
 	mmf_cs_names_of(&names, mmf_calls[s->id].args[6].set, fl, false);
-	sb_puts(&names, fixed ? "|MAP_FIXED" : "|MAP_FIXED_NOREPLACE");
+	mmf_sb_puts(&names, fixed ? "|MAP_FIXED" : "|MAP_FIXED_NOREPLACE");
 	mmf_cs_value(sb, v, true, &names);
-	sb_free(&names);
+	mmf_sb_free(&names);
 	if (anon)
-		sb_puts(sb, ", -1 /* anon */, 0)");
+		mmf_sb_puts(sb, ", -1 /* anon */, 0)");
 	else
-		sb_printf(sb, ", %d /* f%d */, %d)", (int)backing - 1, (int)backing - 1,
+		mmf_sb_printf(sb, ", %d /* f%d */, %d)", (int)backing - 1, (int)backing - 1,
 			  (int)s->args[1]);
 }
 
@@ -70,11 +70,11 @@ static int new_npages(const struct mmf_stmt *s)
 
 static MMF_CS_EXPR(emit_mremap)
 {
-	sb_puts(sb, "remap(");
+	mmf_sb_puts(sb, "remap(");
 	mmf_cs_slot_range(sb, s);
-	sb_printf(sb, ", %d, %d, %d, ", (int)s->args[3], (int)s->args[4], new_npages(s));
+	mmf_sb_printf(sb, ", %d, %d, %d, ", (int)s->args[3], (int)s->args[4], new_npages(s));
 	mmf_cs_flag_arg(sb, s, 6);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 /* Pages the model cannot tell apart, which the kernel would have merged. */
@@ -136,7 +136,7 @@ MMF_EMITTER(mprotect, emit_mprotect, mmf_predict_mapped);
 
 static MMF_CS_EXPR(emit_special_map)
 {
-	sb_printf(sb, "perf_map(%d, %d, %d)", (int)s->args[0], (int)s->args[1], (int)s->args[2]);
+	mmf_sb_printf(sb, "perf_map(%d, %d, %d)", (int)s->args[0], (int)s->args[1], (int)s->args[2]);
 }
 
 MMF_EMITTER(special_map, emit_special_map, mmf_predict_success, mmf_rt_helpers);

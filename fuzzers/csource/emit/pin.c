@@ -37,9 +37,9 @@ static MMF_CS_EXPR(emit_vmsplice)
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	sb_printf(sb, "splice_in(%d, ", (int)s->args[3]);
+	mmf_sb_printf(sb, "splice_in(%d, ", (int)s->args[3]);
 	mmf_cs_at(sb, idx);
-	sb_printf(sb, ", %d)", n);
+	mmf_sb_printf(sb, ", %d)", n);
 }
 
 static MMF_CS_PREDICT(predict_vmsplice)
@@ -54,7 +54,7 @@ MMF_EMITTER(vmsplice, emit_vmsplice, predict_vmsplice, mmf_rt_pins_own, mmf_rt_p
 
 static MMF_CS_EXPR(emit_pipe_read)
 {
-	sb_printf(sb, "pipe_drain(%d, %d)", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "pipe_drain(%d, %d)", (int)s->args[0], (int)s->args[1]);
 }
 
 static MMF_CS_PREDICT(predict_pipe_read)
@@ -69,9 +69,9 @@ static MMF_CS_EXPR(emit_uring_register)
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	sb_puts(sb, "ring_register(");
+	mmf_sb_puts(sb, "ring_register(");
 	mmf_cs_at(sb, idx);
-	sb_printf(sb, ", %d)", n);
+	mmf_sb_printf(sb, ", %d)", n);
 }
 
 static MMF_CS_PREDICT(predict_uring_register)
@@ -88,9 +88,9 @@ static void file_io(struct strbuf *sb, const struct mmf_stmt *s, const char *fn,
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	sb_printf(sb, "%s(%d, ", fn, write);
+	mmf_sb_printf(sb, "%s(%d, ", fn, write);
 	mmf_cs_at(sb, idx);
-	sb_printf(sb, ", %d, %d /* f%d */, %d)", n, (int)s->args[3], (int)s->args[3],
+	mmf_sb_printf(sb, ", %d, %d /* f%d */, %d)", n, (int)s->args[3], (int)s->args[3],
 		  (int)s->args[4]);
 }
 
@@ -146,7 +146,7 @@ MMF_EMITTER(uring_write_fixed, emit_uring_write_fixed, predict_uring_write_fixed
 
 static MMF_CS_EXPR(emit_dio_file)
 {
-	sb_printf(sb, "new_file(%d, %d, sys(open(\"/var/tmp\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
+	mmf_sb_printf(sb, "new_file(%d, %d, sys(open(\"/var/tmp\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
 		  "0600)))", (int)s->args[0], (int)s->args[1]);
 }
 
@@ -198,14 +198,14 @@ static void emit_pvm(struct strbuf *sb, const struct mmf_stmt *s, int write)
 	int idx, n, r = remote_page(s);
 
 	mmf_cs_range(s, &idx, &n);
-	sb_printf(sb, "pvm(%d, ", write);
+	mmf_sb_printf(sb, "pvm(%d, ", write);
 	mmf_cs_at(sb, idx);
 	if (s->args[3] == MMF_TARGET_SELF)
-		sb_puts(sb, ", -1 /* self */, ");
+		mmf_sb_puts(sb, ", -1 /* self */, ");
 	else
-		sb_printf(sb, ", %d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
+		mmf_sb_printf(sb, ", %d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
 	mmf_cs_at(sb, r);
-	sb_printf(sb, ", %d)", MIN(n, MMF_ARENA_PAGES - r));
+	mmf_sb_printf(sb, ", %d)", MIN(n, MMF_ARENA_PAGES - r));
 }
 
 /* Pages both sides get; a child's side is not the model's. */

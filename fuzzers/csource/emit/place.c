@@ -6,29 +6,29 @@
 
 static MMF_CS_EXPR(emit_mbind)
 {
-	sb_puts(sb, "place_mbind(");
+	mmf_sb_puts(sb, "place_mbind(");
 	mmf_cs_at_len(sb, s);
-	sb_puts(sb, ", ");
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, 3);
-	sb_printf(sb, ", %d, ", (int)(int64_t)s->args[4]);
+	mmf_sb_printf(sb, ", %d, ", (int)(int64_t)s->args[4]);
 	mmf_cs_flag_arg(sb, s, 5);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(mbind, emit_mbind, mmf_predict_success, mmf_rt_mbind);
 
 static MMF_CS_EXPR(emit_move_pages)
 {
-	sb_printf(sb, "place_move(%d, ", mmf_cs_target(s, 3));
+	mmf_sb_printf(sb, "place_move(%d, ", mmf_cs_target(s, 3));
 	mmf_cs_at_len(sb, s);
-	sb_printf(sb, ", %d)", (int)(int64_t)s->args[4]);
+	mmf_sb_printf(sb, ", %d)", (int)(int64_t)s->args[4]);
 }
 
 MMF_EMITTER(move_pages, emit_move_pages, mmf_predict_success, mmf_rt_target, mmf_rt_move);
 
 static MMF_CS_EXPR(emit_migrate_pages)
 {
-	sb_printf(sb, "place_migrate(%d, %d, %d)", mmf_cs_target(s, 0), (int)s->args[1],
+	mmf_sb_printf(sb, "place_migrate(%d, %d, %d)", mmf_cs_target(s, 0), (int)s->args[1],
 		  (int)s->args[2]);
 }
 
@@ -37,7 +37,7 @@ MMF_EMITTER(migrate_pages, emit_migrate_pages, mmf_predict_success, mmf_rt_targe
 
 static MMF_CS_EXPR(emit_compact)
 {
-	sb_puts(sb, "compact_memory()");
+	mmf_sb_puts(sb, "compact_memory()");
 }
 
 MMF_EMITTER(compact, emit_compact, mmf_predict_success, mmf_rt_compact);

@@ -6,7 +6,7 @@ static MMF_CS_EXPR(emit_swapoff)
 {
 	int n = s->args[0];
 
-	sb_printf(sb, "swaps[%d] ? sys(syscall(SYS_swapoff, swaps[%d])) : -ENODEV", n, n);
+	mmf_sb_printf(sb, "swaps[%d] ? sys(syscall(SYS_swapoff, swaps[%d])) : -ENODEV", n, n);
 }
 
 MMF_EMITTER(swapoff, emit_swapoff, mmf_predict_success);
@@ -18,17 +18,17 @@ static MMF_CS_EXPR(emit_swapon)
 	struct strbuf names;
 	int n = s->args[0];
 
-	sb_init(&names);
+	mmf_sb_init(&names);
 	mmf_cs_names_of(&names, mmf_calls[s->id].args[2].set, v, false);
 	/* As the executor: a priority of 0..100 is preferred, -1 the default. */
 	if (prio >= 0) {
 		v |= MMF_SWAP_FLAG_PREFER | (prio & MMF_SWAP_FLAG_PRIO_MASK);
-		sb_printf(&names, "%sSWAP_FLAG_PREFER|%lld", names.len ? "|" : "", (long long)prio);
+		mmf_sb_printf(&names, "%sSWAP_FLAG_PREFER|%lld", names.len ? "|" : "", (long long)prio);
 	}
-	sb_printf(sb, "swaps[%d] ? sys(syscall(SYS_swapon, swaps[%d], ", n, n);
+	mmf_sb_printf(sb, "swaps[%d] ? sys(syscall(SYS_swapon, swaps[%d], ", n, n);
 	mmf_cs_value(sb, v, true, &names);
-	sb_puts(sb, ")) : -ENODEV");
-	sb_free(&names);
+	mmf_sb_puts(sb, ")) : -ENODEV");
+	mmf_sb_free(&names);
 }
 
 MMF_EMITTER(swapon, emit_swapon, mmf_predict_success);

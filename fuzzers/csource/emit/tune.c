@@ -6,14 +6,14 @@
 
 static MMF_CS_EXPR(emit_prctl_merge)
 {
-	sb_printf(sb, "sys(prctl(67 /* PR_SET_MEMORY_MERGE */, %d, 0, 0, 0))", (int)s->args[0]);
+	mmf_sb_printf(sb, "sys(prctl(67 /* PR_SET_MEMORY_MERGE */, %d, 0, 0, 0))", (int)s->args[0]);
 }
 
 MMF_EMITTER(prctl_merge, emit_prctl_merge, mmf_predict_success, mmf_rt_helpers);
 
 static MMF_CS_EXPR(emit_ksm_wait)
 {
-	sb_printf(sb, "ksm_wait(%d)", (int)s->args[0]);
+	mmf_sb_printf(sb, "ksm_wait(%d)", (int)s->args[0]);
 }
 
 MMF_EMITTER(ksm_wait, emit_ksm_wait, mmf_predict_success, mmf_rt_helpers);
@@ -22,11 +22,11 @@ static MMF_CS_EXPR(emit_thp_knob)
 {
 	struct strbuf value;
 
-	sb_init(&value);
+	mmf_sb_init(&value);
 	mmf_cs_names_of(&value, mmf_calls[s->id].args[1].set, s->args[1], true);
-	sb_printf(sb, "put_kept(\"/sys/kernel/mm/transparent_hugepage/%s\", \"%s\")",
+	mmf_sb_printf(sb, "put_kept(\"/sys/kernel/mm/transparent_hugepage/%s\", \"%s\")",
 		  mmf_knob_paths[s->args[0]], value.buf ? value.buf : "");
-	sb_free(&value);
+	mmf_sb_free(&value);
 }
 
 MMF_EMITTER(thp_knob, emit_thp_knob, mmf_predict_success, mmf_rt_helpers, mmf_rt_kept);

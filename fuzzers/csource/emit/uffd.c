@@ -7,9 +7,9 @@
 
 static MMF_CS_EXPR(emit_uffd_create)
 {
-	sb_printf(sb, "uffd_open(%d, ", (int)s->args[0]);
+	mmf_sb_printf(sb, "uffd_open(%d, ", (int)s->args[0]);
 	mmf_cs_flag_arg(sb, s, 1);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(uffd_create, emit_uffd_create, mmf_predict_success, mmf_rt_uffd);
@@ -17,11 +17,11 @@ MMF_EMITTER(uffd_create, emit_uffd_create, mmf_predict_success, mmf_rt_uffd);
 /* fn(slot, page, npages, mode argument arg) */
 static void range_mode(struct strbuf *sb, const struct mmf_stmt *s, const char *fn, int arg)
 {
-	sb_printf(sb, "%s(", fn);
+	mmf_sb_printf(sb, "%s(", fn);
 	mmf_cs_slot_range(sb, s);
-	sb_puts(sb, ", ");
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, arg);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 static MMF_CS_EXPR(emit_uffd_register)
@@ -33,9 +33,9 @@ MMF_EMITTER(uffd_register, emit_uffd_register, mmf_predict_success, mmf_rt_uffd)
 
 static MMF_CS_EXPR(emit_uffd_unregister)
 {
-	sb_puts(sb, "uffd_unregister(");
+	mmf_sb_puts(sb, "uffd_unregister(");
 	mmf_cs_slot_range(sb, s);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(uffd_unregister, emit_uffd_unregister, mmf_predict_success, mmf_rt_uffd);
@@ -52,11 +52,11 @@ static MMF_CS_PREDICT(predict_fill)
 
 static MMF_CS_EXPR(emit_uffd_copy)
 {
-	sb_puts(sb, "uffd_copy(");
+	mmf_sb_puts(sb, "uffd_copy(");
 	mmf_cs_slot_range(sb, s);
-	sb_printf(sb, ", 0x%x, ", (int)s->args[3]);
+	mmf_sb_printf(sb, ", 0x%x, ", (int)s->args[3]);
 	mmf_cs_flag_arg(sb, s, 4);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 MMF_EMITTER(uffd_copy, emit_uffd_copy, predict_fill, mmf_rt_uffd);
@@ -64,11 +64,11 @@ MMF_EMITTER(uffd_copy, emit_uffd_copy, predict_fill, mmf_rt_uffd);
 /* uffd_fill(request, slot, page, npages, mode) */
 static void fill(struct strbuf *sb, const struct mmf_stmt *s, const char *req)
 {
-	sb_printf(sb, "uffd_fill(%s, ", req);
+	mmf_sb_printf(sb, "uffd_fill(%s, ", req);
 	mmf_cs_slot_range(sb, s);
-	sb_puts(sb, ", ");
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, 3);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 static MMF_CS_EXPR(emit_uffd_zeropage)
@@ -104,9 +104,9 @@ static MMF_CS_EXPR(emit_uffd_move)
 	int dst, src, n;
 
 	mmf_uffd_move_range(s, &dst, &src, &n);
-	sb_printf(sb, "uffd_move(%d, %d, %d, ", dst, src, n);
+	mmf_sb_printf(sb, "uffd_move(%d, %d, %d, ", dst, src, n);
 	mmf_cs_flag_arg(sb, s, 5);
-	sb_puts(sb, ")");
+	mmf_sb_puts(sb, ")");
 }
 
 /* As the filling calls, on the range the move really takes. */

@@ -123,7 +123,7 @@ long mmf_exec_pwrite(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 	if (fd < 0)
 		return -EBADF;
-	buf = xmalloc(in->psz);
+	buf = mmf_xmalloc(in->psz);
 	for (; done < (long)s->args[2]; done++) {
 		uint64_t w = mmf_shadow_file_word(in->sh, s->args[3], s->args[1] + done);
 
@@ -143,17 +143,17 @@ static void report_file_page(struct mmf_interp *in, int si, int pg, const struct
 {
 	struct strbuf sb;
 
-	sb_init(&sb);
-	sb_printf(&sb, "DATA CORRUPTION: %s file page read by pread\n",
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "DATA CORRUPTION: %s file page read by pread\n",
 		  nbad ? "torn" : buf[0] ? "wrong" : "zeroed");
-	sb_printf(&sb, "file: f%d page %d, read by statement %d\nexpected:",
+	mmf_sb_printf(&sb, "file: f%d page %d, read by statement %d\nexpected:",
 		  (int)in->p->stmts[si].args[0], pg, si);
 	for (int i = 0; i < vs->n; i++)
-		sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs->v[i]);
-	sb_printf(&sb, "\nobserved: 0x%016llx at byte 0; %ld words differ from it\n",
+		mmf_sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs->v[i]);
+	mmf_sb_printf(&sb, "\nobserved: 0x%016llx at byte 0; %ld words differ from it\n",
 		  (unsigned long long)buf[0], nbad);
 	mmf_interp_report(in, sb.buf, sb.len);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 /* Read pages through the file and check them against the model. */
@@ -166,7 +166,7 @@ long mmf_exec_pread(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 	if (fd < 0)
 		return -EBADF;
-	buf = xmalloc(in->psz);
+	buf = mmf_xmalloc(in->psz);
 	for (; done < (long)s->args[2]; done++) {
 		int pg = s->args[1] + done;
 		struct mmf_vset vs;

@@ -75,7 +75,7 @@ static void corrupt_pin(struct mmf_interp *in, int si, int idx)
 		junk[i] = 0x5a5a5a5a00000000ull | i;
 	if (fd < 0 || pwrite(fd, junk, MIN((long)sizeof(junk), in->psz),
 			     (uintptr_t)mmf_page_addr(in, idx)) <= 0)
-		warnx_("test hook: --corrupt-pin: %s", strerror(errno));
+		mmf_warnx_("test hook: --corrupt-pin: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
 }
@@ -140,20 +140,20 @@ static void check_pipe_page(struct mmf_interp *in, int p, int k, const uint64_t 
 	cls = pipe_class(in, pg, words, &ok, &vs);
 	if (ok)
 		return;
-	sb_init(&sb);
-	sb_printf(&sb, "DATA CORRUPTION: %s pipe data after vmsplice\n", cls);
-	sb_printf(&sb, "pipe: p%d, page %d of the read by statement %d, spliced by statement %d\n",
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "DATA CORRUPTION: %s pipe data after vmsplice\n", cls);
+	mmf_sb_printf(&sb, "pipe: p%d, page %d of the read by statement %d, spliced by statement %d\n",
 		  p, k, si, e->si);
-	sb_puts(&sb, "expected:");
+	mmf_sb_puts(&sb, "expected:");
 	for (int i = 0; i < vs.n; i++)
-		sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs.v[i]);
-	sb_printf(&sb, "\nobserved: 0x%016llx at byte 0, 0x%016llx at the end\n",
+		mmf_sb_printf(&sb, " %s0x%016llx", i ? "or " : "", (unsigned long long)vs.v[i]);
+	mmf_sb_printf(&sb, "\nobserved: 0x%016llx at byte 0, 0x%016llx at the end\n",
 		  (unsigned long long)pg[0], (unsigned long long)pg[words - 1]);
-	sb_printf(&sb, "  %d: ", e->si);
+	mmf_sb_printf(&sb, "  %d: ", e->si);
 	mmf_stmt_print(&in->p->stmts[e->si], &sb);
-	sb_puts(&sb, "\n");
+	mmf_sb_puts(&sb, "\n");
 	mmf_interp_report(in, sb.buf, sb.len);
-	sb_free(&sb);
+	mmf_sb_free(&sb);
 }
 
 long mmf_exec_pipe_read(struct mmf_interp *in, const struct mmf_stmt *s, int si)

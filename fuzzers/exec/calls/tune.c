@@ -97,7 +97,7 @@ void mmf_knobs_restore(const struct mmf_exec_opts *o, const struct mmf_exec_save
 			 mmf_knob_write(o->knobs[k], sv->knobval[k]) : 0;
 
 		if (r)
-			warnx_("cannot restore %s to %s: %s", o->knobs[k], sv->knobval[k],
+			mmf_warnx_("cannot restore %s to %s: %s", o->knobs[k], sv->knobval[k],
 			       strerror(-r));
 	}
 }

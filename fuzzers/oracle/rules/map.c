@@ -169,7 +169,7 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 	dst = res;
 	n2 = MIN(n2, MMF_ARENA_PAGES - dst);
 	keep = MIN(n, n2);
-	tmp = xmalloc(n * sizeof(*tmp));
+	tmp = mmf_xmalloc(n * sizeof(*tmp));
 	memcpy(tmp, &sh->pages[idx], n * sizeof(*tmp));
 	for (int i = 0; i < n; i++) {
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];

@@ -255,7 +255,7 @@ static int remote_idx(const struct mmf_stmt *s)
 static void copy_pages(struct mmf_shadow *sh, int from, int to, int n, long res)
 {
 	bool overlap = from < to + n && to < from + n;
-	struct mmf_vset *v = xcalloc(MAX(res, 1), sizeof(*v));
+	struct mmf_vset *v = mmf_xcalloc(MAX(res, 1), sizeof(*v));
 
 	for (long k = 0; k < res; k++)
 		v[k] = overlap || from + k >= MMF_ARENA_PAGES ? mmf_vset_unknown :
