@@ -21,7 +21,7 @@
 
 #define ENTRIES	32
 
-enum { OPT_AREA, OPT_BATCH, OPT_OPS };
+enum { OPT_AREA, OPT_BATCH, OPT_OPS, OPT_ASYNC };
 enum { OP_MADVISE = 1, OP_READ = 2, OP_WRITE = 4 };
 
 struct ring {
@@ -110,7 +110,8 @@ static void prep(struct mmf_stress_ctx *c, struct ring *r, struct io_uring_sqe *
 				    mmf_rand_below(&c->rnd, r->pages - n + 1) * r->pg);
 		break;
 	}
-	io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+	if (c->opt[OPT_ASYNC])
+		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
 }
 
 static int uring_step(struct mmf_stress_ctx *c)
@@ -158,6 +159,7 @@ const struct mmf_stressor_info mmf_stressor_uring = {
 		{ "area", "own area and file, MiB", 4, 1, 1024 },
 		{ "batch", "operations per step", 16, 1, ENTRIES },
 		{ "ops", "kinds of operation: 1 MADVISE, 2 READ, 4 WRITE, or a sum", 7, 1, 7 },
+		{ "async", "1: every operation on an io-wq worker; 0: inline where it can", 1, 0, 1 },
 	},
 	.setup = uring_check,
 	.step = uring_step,
