@@ -53,7 +53,7 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 		}
 		snprintf(env->procs, sizeof(env->procs), "%s/cgroup.procs", mmf_cg_path(env->cg));
 	}
-	mmf_env_setup_c(o, env);
+	mmf_env_setup_shared(o, env);
 	return 0;
 fail:
 	mmf_env_teardown(env);
@@ -69,7 +69,7 @@ int mmf_env_teardown(struct mmf_env *env)
 {
 	int r = 0;
 
-	mmf_env_teardown_c(env);
+	mmf_env_teardown_shared(env);
 	if (env->cg && mmf_cg_destroy(env->cg) < 0)
 		r = -1;
 	env->cg = NULL;

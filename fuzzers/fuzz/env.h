@@ -37,7 +37,7 @@ struct mmf_env {
 	int nr_swaps;		/* the first ones, which programs name s0.. */
 	const char *swaps[MMF_NR_SWAPS];
 	char procs[PATH_MAX];	/* the cgroup's cgroup.procs, "" without one */
-	/* Track C (env_c.c): sibling memory cgroups of cg, the directories
+	/* env_shared.c: sibling memory cgroups of cg, the directories
 	 * of all of them (cg first), and the journaled mTHP knobs.
 	 */
 	struct mmf_cgroup *sibs[MMF_NR_CGROUPS - 1];
@@ -50,15 +50,15 @@ extern const struct mmf_env_opts mmf_env_defaults;
 /* Set up; on failure undo what was made and return -1 with a message. */
 int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, size_t n);
 /*
- * Track C (env_c.c): sibling cgroups with cg's limits, the mTHP knobs and
+ * env_shared.c: sibling cgroups with cg's limits, the mTHP knobs and
  * ksmd journaled (ksmd running), so that programs may move between
  * cgroups and write the knobs; always succeeds, warning about what it
  * could not make. Teardown removes the siblings; the journal the rest.
  */
 struct mmf_exec_opts;
-void mmf_env_setup_c(const struct mmf_env_opts *o, struct mmf_env *env);
-void mmf_env_teardown_c(struct mmf_env *env);
-/* The exec options of what mmf_env_setup_c() made. */
+void mmf_env_setup_shared(const struct mmf_env_opts *o, struct mmf_env *env);
+void mmf_env_teardown_shared(struct mmf_env *env);
+/* The exec options of what mmf_env_setup_shared() made. */
 void mmf_env_exec_opts_c(const struct mmf_env *env, struct mmf_exec_opts *eo);
 /* Swap devices a program swapped off go back on, at their priority. */
 void mmf_env_restore_swaps(struct mmf_env *env);

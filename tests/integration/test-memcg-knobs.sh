@@ -1,9 +1,9 @@
 #!/bin/bash
-# Track C calls on the running kernel: a program and its fork child move
+# The cgroup, file and knob calls on the running kernel: a program and its fork child move
 # between the run's sibling memory cgroups (seen in /proc/PID/cgroup while
 # the program is stopped by the hang hook), limits and the mTHP, shmem and
 # ksmd knobs a program changes are back to their values after the run, and
-# every track C corpus program runs clean.
+# every corpus program of those calls runs clean.
 . "$(dirname "$0")/lib.sh"
 
 my_knobs() {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# userfaultfd (issue 7 track B): the handler thread resolves a MISSING and
+# userfaultfd: the handler thread resolves a MISSING and
 # a WP fault the way the model predicts, so that the program sees the data
 # the model expects and never hangs; the data oracle still checks pages
 # UFFDIO_COPY filled; a uffd call the kernel refuses (or lacks) gives its

@@ -85,7 +85,7 @@ static const char all_calls[] =
 	"uffd_poison(m0, 12, 4, UFFDIO_MODE_DONTWAKE)\n"
 	"uffd_move(m0, 16, 8, m3, 0, UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES)\n"
 	"uffd_unregister(m0, 0, 16)\n"
-	"# track A: pins\n"
+	"# pins\n"
 	"f2 = dio_file(64)\n"
 	"vmsplice(m0, 0, 16, 1)\n"
 	"pipe_read(1, 16)\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the track C calls need from the environment: sibling memory cgroups
+ * What the cgroup and knob calls need from the environment: sibling memory cgroups
  * to move between, and the global knobs they write (mTHP sizes, shmem
  * huge pages, ksmd) journaled before any program runs. Journaling once
  * here, not per write, is what lets the executor, which cannot reach the
@@ -55,7 +55,7 @@ static int journal_knob(struct mmf_env *env, const char *path)
 	return 0;
 }
 
-void mmf_env_setup_c(const struct mmf_env_opts *o, struct mmf_env *env)
+void mmf_env_setup_shared(const struct mmf_env_opts *o, struct mmf_env *env)
 {
 	char path[PATH_MAX];
 
@@ -73,7 +73,7 @@ void mmf_env_setup_c(const struct mmf_env_opts *o, struct mmf_env *env)
 	 */
 }
 
-void mmf_env_teardown_c(struct mmf_env *env)
+void mmf_env_teardown_shared(struct mmf_env *env)
 {
 	for (int i = MMF_NR_CGROUPS - 2; i >= 0; i--) {
 		if (env->sibs[i] && mmf_cg_destroy(env->sibs[i]) < 0)
