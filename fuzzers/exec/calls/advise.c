@@ -18,21 +18,27 @@ long mmf_exec_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	return mmf_ret(madvise(addr, len, s->args[3]));
 }
 
+/* process_madvise() on this process, by a pidfd of its own. */
+static long pmadvise_self(const struct iovec *iov, int nr, int advice)
+{
+	long r;
+	int fd = syscall(SYS_pidfd_open, getpid(), 0);
+
+	if (fd < 0)
+		return -errno;
+	r = mmf_ret(syscall(SYS_process_madvise, fd, iov, nr, advice, 0));
+	close(fd);
+	return r;
+}
+
 long mmf_exec_process_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	struct iovec iov;
-	long r;
 	int fd;
 
 	iov.iov_base = mmf_range_addr(in, s, (long *)&iov.iov_len);
-	if (s->args[3] == MMF_TARGET_SELF) {
-		fd = syscall(SYS_pidfd_open, getpid(), 0);
-		if (fd < 0)
-			return -errno;
-		r = mmf_ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
-		close(fd);
-		return r;
-	}
+	if (s->args[3] == MMF_TARGET_SELF)
+		return pmadvise_self(&iov, 1, s->args[4]);
 	fd = in->pidfds[s->args[3] - 1];
 	if (fd < 0)
 		return -ESRCH;
@@ -48,16 +54,11 @@ long mmf_exec_process_madvise_vec(struct mmf_interp *in, const struct mmf_stmt *
 	struct iovec iov[2];
 	int idx, n;
 	long r;
-	int fd;
 
 	iov[0].iov_base = mmf_range_addr(in, s, (long *)&iov[0].iov_len);
 	mmf_stmt_second_range(s, &idx, &n);
 	iov[1].iov_base = mmf_page_addr(in, idx);
 	iov[1].iov_len = (long)n * in->psz;
-	fd = syscall(SYS_pidfd_open, getpid(), 0);
-	if (fd < 0)
-		return -errno;
-	r = mmf_ret(syscall(SYS_process_madvise, fd, iov, 2, s->args[6], 0));
-	close(fd);
+	r = pmadvise_self(iov, 2, s->args[6]);
 	return r < 0 ? r : r / in->psz;
 }
