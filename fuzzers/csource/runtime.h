@@ -24,7 +24,7 @@ extern const char mmf_rt_main[];
 /* The access calls: a fault-guarded loop, write's fill, read's check. */
 extern const char mmf_rt_guarded[], mmf_rt_fill[], mmf_rt_verify[], mmf_rt_mincore[];
 /* The map and advise calls. */
-extern const char mmf_rt_mmap[], mmf_rt_mremap[], mmf_rt_pmadvise[];
+extern const char mmf_rt_mmap[], mmf_rt_mremap[], mmf_rt_pmadvise[], mmf_rt_pmadvise_vec[];
 /* A new file in a file slot. */
 extern const char mmf_rt_new_file[];
 /* The cgroup, file, special mapping and KSM calls' helpers; kept: the

@@ -96,6 +96,7 @@ enum mmf_block {
 #define MMF_CALL_STORES		0x100	/* the program stores tag arg 3 into the range */
 #define MMF_CALL_LOCKS_RANGE	0x200	/* mlocks its range (populating unless ONFAULT) */
 #define MMF_CALL_SWAPIN		0x400	/* brings back all swap: work scales with its use */
+#define MMF_CALL_RANGE2		0x800	/* args 3..5 are a second range it works on */
 
 struct mmf_call_desc {
 	const char *name;

@@ -24,8 +24,8 @@ static void note(struct party *pt, const struct mmf_stmt *s)
 
 	if (mmf_stmt_range(s, &idx, &n))
 		pt->slots |= mmf_shadow_range_slots(idx, n);
-	/* mremap's target, uffd_move's source. */
-	if (mmf_stmt_moved_range(s, &idx, &n))
+	/* mremap's target, uffd_move's source, a second iovec. */
+	if (mmf_stmt_second_range(s, &idx, &n))
 		pt->slots |= mmf_shadow_range_slots(idx, n);
 	/* A mapping of a file (mmap's backing) races on it. */
 	for (int i = 0; i < d->nr_args; i++)

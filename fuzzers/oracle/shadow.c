@@ -88,12 +88,13 @@ bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n)
 	return true;
 }
 
-bool mmf_stmt_moved_range(const struct mmf_stmt *s, int *idx, int *n)
+bool mmf_stmt_second_range(const struct mmf_stmt *s, int *idx, int *n)
 {
 	const struct mmf_call_desc *d;
 	int first, nfirst;
 
-	if (!mmf_stmt_range(s, &first, &nfirst) || !(mmf_calls[s->id].flags & MMF_CALL_MOVES))
+	if (!mmf_stmt_range(s, &first, &nfirst) ||
+	    !(mmf_calls[s->id].flags & (MMF_CALL_MOVES | MMF_CALL_RANGE2)))
 		return false;
 	d = &mmf_calls[s->id];
 	*idx = s->args[3] * MMF_SLOT_PAGES + s->args[4];
@@ -107,7 +108,7 @@ bool mmf_stmt_moved_range(const struct mmf_stmt *s, int *idx, int *n)
 void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n)
 {
 	*dst = s->args[0] * MMF_SLOT_PAGES + s->args[1];
-	mmf_stmt_moved_range(s, src, n);
+	mmf_stmt_second_range(s, src, n);
 }
 
 uint8_t mmf_shadow_range_slots(int idx, int n)

@@ -185,12 +185,13 @@ void mmf_shadow_group_end(struct mmf_shadow *sh);
 bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n);
 
 /*
- * The second range of a call that moves pages (MMF_CALL_MOVES): args 3 and
- * 4 are its map and page; its count is its own NPAGES arg 5 when it has
- * one (mremap's target), else the first range's, which then fits both
- * (uffd_move's source). False for other calls.
+ * The second range of a call that moves pages (MMF_CALL_MOVES) or works on
+ * two (MMF_CALL_RANGE2): args 3 and 4 are its map and page; its count is
+ * its own NPAGES arg 5 when it has one (mremap's target,
+ * process_madvise_vec's second iovec), else the first range's, which then
+ * fits both (uffd_move's source). False for other calls.
  */
-bool mmf_stmt_moved_range(const struct mmf_stmt *s, int *idx, int *n);
+bool mmf_stmt_second_range(const struct mmf_stmt *s, int *idx, int *n);
 
 /* uffd_move's destination and source arena pages and their common count. */
 void mmf_uffd_move_range(const struct mmf_stmt *s, int *dst, int *src, int *n);

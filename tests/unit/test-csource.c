@@ -85,7 +85,8 @@ static const char all_calls[] =
 	"mbind(m0, 0, 512, MPOL_BIND, 0, MPOL_MF_MOVE|MPOL_MF_STRICT)\n"
 	"move_pages(m0, 0, 64, c1, -1)\n"
 	"migrate_pages(self, 0, 1)\n"
-	"compact_memory()\n";
+	"compact_memory()\n"
+	"process_madvise_vec(m0, 0, 8, m0, 64, 4, MADV_DONTNEED)\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -153,6 +154,8 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_MOVE_PAGES] = "place_move(1, at(0, 0), len(64), -1)",
 	[MMF_MIGRATE_PAGES] = "place_migrate(-1, 0, 1)",
 	[MMF_COMPACT] = "r = compact_memory();",
+	[MMF_PROCESS_MADVISE_VEC] = "pmadvise_vec(at(0, 0), len(8), at(0, 64), len(4), "
+		"4 /* MADV_DONTNEED */)",
 };
 
 static char *csource(const char *text)

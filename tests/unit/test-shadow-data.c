@@ -372,8 +372,8 @@ static long result_of(struct run *r, int si)
 		BAD_SYNTAX(r, i, "res: a number, -ERRNO or mN[P]");
 		return 0;
 	}
-	if (mmf_calls[s->id].flags & MMF_CALL_MOVES)
-		BAD_SYNTAX(r, si, "a call that moves pages needs its '# res'");
+	if (mmf_calls[s->id].flags & (MMF_CALL_MOVES | MMF_CALL_RANGE2))
+		BAD_SYNTAX(r, si, "a call on a second range needs its '# res'");
 	return mmf_stmt_range(s, &idx, &n) ? n : 0;
 }
 

@@ -41,10 +41,12 @@ static const struct {
 	{ MMF_MADV_GUARD_INSTALL, refuses_locked },
 };
 
-static MMF_CS_PREDICT(predict_madvise)
+/* madvise() of advice on pages [idx, idx + n): 0 or -errno. */
+static long advise_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, uint64_t advice,
+			  int idx, int n)
 {
 	for (size_t r = 0; r < ARRAY_SIZE(advice_rules); r++) {
-		if (advice_rules[r].advice != s->args[3])
+		if (advice_rules[r].advice != advice)
 			continue;
 		for (int i = 0; i < n; i++) {
 			const struct mmf_shadow_page *pg = &sh->pages[idx + i];
@@ -54,6 +56,11 @@ static MMF_CS_PREDICT(predict_madvise)
 		}
 	}
 	return mmf_predict_mapped(sh, s, idx, n);
+}
+
+static MMF_CS_PREDICT(predict_madvise)
+{
+	return advise_result(sh, s, s->args[3], idx, n);
 }
 
 MMF_EMITTER(madvise, emit_madvise, predict_madvise);
@@ -71,3 +78,36 @@ static MMF_CS_EXPR(emit_process_madvise)
 }
 
 MMF_EMITTER(process_madvise, emit_process_madvise, mmf_predict_success, mmf_rt_pmadvise);
+
+static MMF_CS_EXPR(emit_process_madvise_vec)
+{
+	int idx2, n2;
+
+	mmf_stmt_second_range(s, &idx2, &n2);
+	mmf_sb_puts(sb, "pmadvise_vec(");
+	mmf_cs_at_len(sb, s);
+	mmf_sb_puts(sb, ", ");
+	mmf_cs_at(sb, idx2);
+	mmf_sb_printf(sb, ", len(%d), ", n2);
+	mmf_cs_flag_arg(sb, s, 6);
+	mmf_sb_puts(sb, ")");
+}
+
+/*
+ * The pages of the ranges done in order, up to the first that fails (the
+ * error when it is the first). This is 6.13's rule; before it the kernel
+ * refuses destructive advice (EINVAL), and the reproducer stops checking.
+ */
+static MMF_CS_PREDICT(predict_process_madvise_vec)
+{
+	int idx2, n2;
+	long r = advise_result(sh, s, s->args[6], idx, n);
+
+	if (r < 0)
+		return r;
+	mmf_stmt_second_range(s, &idx2, &n2);
+	return advise_result(sh, s, s->args[6], idx2, n2) < 0 ? n : n + n2;
+}
+
+MMF_EMITTER(process_madvise_vec, emit_process_madvise_vec, predict_process_madvise_vec,
+	    mmf_rt_pmadvise_vec);

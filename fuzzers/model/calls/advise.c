@@ -42,3 +42,13 @@ static const struct mmf_bias pmadv_biases[] = {
 };
 
 MMF_BUILDER(process_madvise, build_pmadv, MMF_BIASES(pmadv_biases));
+
+/* Two ranges, each mostly inside a mapping, and any advice. */
+static void build_pmadv_vec(struct gen *g, struct mmf_stmt *s)
+{
+	mmf_gen_pick_range(g, s, 0);
+	mmf_gen_pick_range(g, s, 3);
+	mmf_gen_args(g, s, 6);
+}
+
+MMF_BUILDER(process_madvise_vec, build_pmadv_vec, MMF_BIASES(madvise_biases));

@@ -16,11 +16,8 @@ static bool zaps(uint64_t advice)
 	       advice == MMF_MADV_GUARD_INSTALL || advice == MMF_MADV_REMOVE;
 }
 
-static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n, long res)
+static void do_madvise(struct mmf_shadow *sh, uint64_t advice, int idx, int n, bool fail)
 {
-	uint64_t advice = s->args[3];
-	bool fail = res < 0;
-
 	for (int i = 0; i < n; i++) {
 		struct mmf_shadow_page *pg = &sh->pages[idx + i];
 		struct mmf_vset *ov;
@@ -80,22 +77,52 @@ static void do_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
 	}
 }
 
+/* Advice on pages [idx, idx + n) that may have been done only in part (fail). */
+static void advise(struct mmf_shadow *sh, uint64_t advice, int idx, int n, bool fail)
+{
+	do_madvise(sh, advice, idx, n, fail);
+	if (!zaps(advice))
+		return;
+	/* A zapped page is not the one pinned or spliced any more. */
+	if (!fail)
+		mmf_pins_move(sh, idx, n, 0, 0);
+	mmf_pins_unpin(sh, idx, n, fail);
+}
+
 void mmf_rule_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
 	int idx, n;
 
 	mmf_stmt_range(s, &idx, &n);
-	do_madvise(sh, s, idx, n, res);
-	if (!zaps(s->args[3]))
-		return;
-	/* A zapped page is not the one pinned or spliced any more. */
-	if (res >= 0)
-		mmf_pins_move(sh, idx, n, 0, 0);
-	mmf_pins_unpin(sh, idx, n, res < 0);
+	advise(sh, s->args[3], idx, n, res < 0);
 }
 
 /* Its advices (cold, pageout, willneed, collapse) keep contents. */
 MMF_RULE_NEUTRAL(process_madvise)
+
+/*
+ * process_madvise() advises its iovecs in order and stops at the first that
+ * fails, which may be done in part; it returns the bytes of the ranges done
+ * (the executor gives pages), or the error when the first failed. Before
+ * 6.13 any advice but cold, pageout, willneed and collapse is EINVAL with
+ * nothing done; from 6.13 ("mm/madvise: unrestrict process_madvise() for
+ * current process") the caller's own process takes any advice. The first
+ * range's union of before and after on an error holds for both.
+ */
+void mmf_rule_process_madvise_vec(struct mmf_shadow *sh, const struct mmf_stmt *s, int si,
+				  long res)
+{
+	uint64_t advice = s->args[6];
+	int idx, n, idx2, n2;
+
+	mmf_stmt_range(s, &idx, &n);
+	mmf_stmt_second_range(s, &idx2, &n2);
+	advise(sh, advice, idx, n, res < n);
+	if (res < n)
+		return;
+	advise(sh, advice, idx2, n2, res != n + n2);
+	mmf_shadow_touch_range(sh, idx2, n2, si);
+}
 
 /* madvise(2): "EINVAL ... MADV_DONTNEED ... range includes locked pages" */
 const struct mmf_misuse mmf_advise_misuses[] = {
