@@ -101,12 +101,14 @@ int mmf_stressng_title(const char *out, char *title, size_t n)
 		size_t len = strcspn(l, "\n");
 		const char *end = l + len, *m;
 
-		if ((m = memmem(l, len, "fail:", 5))) {
+		m = memmem(l, len, "fail:", 5);
+		if (m) {
 			m = skip_bracket(m + 5);
 			append_sanitized(title, n, snprintf(title, n, "stress-ng: "), m, end);
 			return 1;
 		}
-		if ((m = memmem(l, len, "klog-check: error:", 18)) && !is_benign(l, len)) {
+		m = memmem(l, len, "klog-check: error:", 18);
+		if (m && !is_benign(l, len)) {
 			m = skip_bracket(m + 18);
 			append_sanitized(title, n, snprintf(title, n, "stress-ng: klog-check: "), m,
 					 end);

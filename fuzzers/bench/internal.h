@@ -57,8 +57,10 @@ int mmf_bench_need_swap(const char *bench);
  * power of two, 0: pages), or NULL with errno. munmap(p, len) frees it.
  */
 void *mmf_bench_map(size_t len, size_t align);
-/* Write every page with data that is not one repeated byte (zram would
- * store same-filled pages without compressing them). */
+/*
+ * Write every page with data that is not one repeated byte (zram would
+ * store same-filled pages without compressing them).
+ */
 void mmf_bench_fill(void *p, size_t len, uint64_t seed);
 /* MADV_PAGEOUT, retried on EAGAIN; 0 or -errno. */
 int mmf_bench_pageout(void *p, size_t len);
@@ -69,8 +71,10 @@ int mmf_bench_pageout(void *p, size_t len);
  * those already forked.
  */
 int mmf_bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids);
-/* Reap them all: 0, or -errno of the first that failed (SIGKILL: -ENOMEM,
- * the OOM killer's doing), with a warning. */
+/*
+ * Reap them all: 0, or -errno of the first that failed (SIGKILL: -ENOMEM,
+ * the OOM killer's doing), with a warning.
+ */
 int mmf_bench_wait(const char *bench, int n, pid_t *pids);
 /* SIGKILL and reap them all (error paths). */
 void mmf_bench_kill(int n, pid_t *pids);

@@ -94,7 +94,7 @@ int mmf_bench_mlock_scaling(const struct mmf_bench_ctx *c, struct mmf_bench_resu
 {
 	const char *name = "mlock-scaling";
 	int cpus = MAX(c->cpus, 1), max_t = MIN(cpus, 64), r = 0;
-	size_t len = (size_t)max_t * RANGE;
+	size_t len = RANGE * (size_t)max_t;
 	char metric[32], *area;
 	double ns;
 

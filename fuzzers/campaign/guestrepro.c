@@ -153,7 +153,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		.append = g->o.append,
 	};
 	uint64_t t0 = mmf_now_ns();
-	int r = -1;
+	int r = -1, fd;
 
 	g->boots++;
 	work = mmf_xasprintf("%s/boot-%d", g->o.workdir, g->boots);
@@ -162,8 +162,12 @@ static int boot_once(struct mmf_guest_repro *g)
 	c.workdir = work;
 	c.exec_log = exec_log;
 	g->console.len = 0;
-	if (mmf_mkdir_p(work, 0755) ||
-	    (g->console_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
+	fd = -1;
+	if (!mmf_mkdir_p(work, 0755)) {
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		g->console_fd = fd;
+	}
+	if (fd < 0) {
 		info(g, "%s: %s", work, strerror(errno));
 		goto out;
 	}

@@ -32,12 +32,15 @@ static int load(const char *path, struct mmf_prog *p)
 	int ret = -1;
 
 	text = mmf_read_file(path, &len);
-	if (!text)
+	if (!text) {
 		mmf_warnx_("%s: %s", path, strerror(errno));
-	else if (memchr(text, '\0', len))
+	} else if (memchr(text, '\0', len)) {
 		mmf_warnx_("%s: not a text program (NUL byte)", path);
-	else if ((ret = mmf_prog_parse(text, p, err, sizeof(err))))
-		mmf_warnx_("%s: %s", path, err);
+	} else {
+		ret = mmf_prog_parse(text, p, err, sizeof(err));
+		if (ret)
+			mmf_warnx_("%s: %s", path, err);
+	}
 	free(text);
 	return ret;
 }

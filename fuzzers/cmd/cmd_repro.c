@@ -203,8 +203,11 @@ int cmd_repro(int argc, char **argv)
 		rc.ops.run = mmf_native_run;
 		rc.ops.ctx = &rc.eo;
 	} else {
-		if (!rc.go.workdir && !(rc.go.workdir = mkdtemp(work)))
-			mmf_die("repro: %s: %s", work, strerror(errno));
+		if (!rc.go.workdir) {
+			rc.go.workdir = mkdtemp(work);
+			if (!rc.go.workdir)
+				mmf_die("repro: %s: %s", work, strerror(errno));
+		}
 		if (mmf_mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
 			mmf_die("repro: work directory %s is not writable", rc.go.workdir);
 		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,

@@ -20,8 +20,10 @@ static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const 
 	char name[64];
 	int runs, nr = 0;
 
-	if (sscanf(req + strlen(MMF_SERVE_BENCH), "%63s %d", name, &runs) != 2 ||
-	    !(b = mmf_bench_find(name)))
+	if (sscanf(req + strlen(MMF_SERVE_BENCH), "%63s %d", name, &runs) != 2)
+		return -1;
+	b = mmf_bench_find(name);
+	if (!b)
 		return -1;
 	mmf_bench_ctx_default(&ctx);
 	while (nr < MMF_NR_SWAPS && opts->swaps[nr])

@@ -117,7 +117,7 @@ struct oops_fmt {
 	const char *fmt;
 	const char *alt[FMT_MAXALT];
 	const struct stack_spec *stack;
-	unsigned flags;
+	unsigned int flags;
 };
 
 struct oops {

@@ -182,7 +182,7 @@ static void test_corpus_cut(void)
 		bool skipped = false;
 		int got = 0;
 
-		for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
 			skipped |= !strcmp(e->d_name, skip[i]);
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' || skipped)
 			continue;

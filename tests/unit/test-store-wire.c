@@ -8,6 +8,7 @@
 
 #include "store/wire.h"
 #include "tap.h"
+#include "util/util.h"
 
 static void test_roundtrip(void)
 {
@@ -57,7 +58,7 @@ static void test_refused(void)
 	size_t used;
 	char err[128];
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		size_t len = lens[i] ? lens[i] : strlen(bad[i]);
 
 		err[0] = '\0';
