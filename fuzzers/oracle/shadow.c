@@ -48,7 +48,13 @@ static void init_fields(struct mmf_shadow *sh, uint32_t nonce)
 
 bool mmf_vset_same(const struct mmf_vset *a, const struct mmf_vset *b)
 {
-	return a->n == b->n && !memcmp(a->v, b->v, a->n * sizeof(a->v[0]));
+	if (a->n != b->n)
+		return false;
+	/* A loop, not memcmp: it runs for every page of every model compared. */
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i] != b->v[i])
+			return false;
+	return true;
 }
 
 static bool page_same(const struct mmf_shadow_page *a, const struct mmf_shadow_page *b)
