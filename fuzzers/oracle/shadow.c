@@ -46,7 +46,8 @@ static void init_fields(struct mmf_shadow *sh, uint32_t nonce)
 		sh->file_obj[f] = -1;
 }
 
-bool mmf_vset_same(const struct mmf_vset *a, const struct mmf_vset *b)
+/* Same contents: the same n and the same first n values, in order. */
+static bool vset_same(const struct mmf_vset *a, const struct mmf_vset *b)
 {
 	if (a->n != b->n)
 		return false;
@@ -66,7 +67,7 @@ static bool page_same(const struct mmf_shadow_page *a, const struct mmf_shadow_p
 	       a->uffd_zero == b->uffd_zero && a->poison == b->poison &&
 	       a->pin_maybe == b->pin_maybe && a->prot == b->prot && a->obj1 == b->obj1 &&
 	       !memcmp(a->hist, b->hist, sizeof(a->hist)) && a->objpage == b->objpage &&
-	       a->pinpage == b->pinpage && mmf_vset_same(&a->own, &b->own);
+	       a->pinpage == b->pinpage && vset_same(&a->own, &b->own);
 }
 
 /* The entries in the pipe; those past them are not read. */
@@ -78,7 +79,7 @@ static bool pipe_same(const struct mmf_pipe *a, const struct mmf_pipe *b)
 		const struct mmf_pipe_ent *x = &a->e[(a->head + k) % MMF_PIPE_PAGES];
 		const struct mmf_pipe_ent *y = &b->e[(b->head + k) % MMF_PIPE_PAGES];
 
-		if (!mmf_vset_same(&x->v, &y->v) || x->idx1 != y->idx1 || x->obj1 != y->obj1 ||
+		if (!vset_same(&x->v, &y->v) || x->idx1 != y->idx1 || x->obj1 != y->obj1 ||
 		    x->objpage != y->objpage || x->si != y->si)
 			return false;
 	}
@@ -90,7 +91,7 @@ static bool obj_same(const struct mmf_shadow_obj *a, const struct mmf_shadow_obj
 	if (a->live != b->live || a->npages != b->npages || !a->pages != !b->pages)
 		return false;
 	for (int i = 0; a->pages && i < a->npages; i++)
-		if (!mmf_vset_same(&a->pages[i], &b->pages[i]))
+		if (!vset_same(&a->pages[i], &b->pages[i]))
 			return false;
 	return true;
 }

@@ -122,8 +122,6 @@ struct mmf_shadow {
 
 void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce);
 void mmf_shadow_free(struct mmf_shadow *sh);
-/* Same contents: the same n and the same first n values, in order. */
-bool mmf_vset_same(const struct mmf_vset *a, const struct mmf_vset *b);
 /* The two models are equal in meaning: field by field, padding and unused
  * slots aside.
  */
