@@ -13,7 +13,6 @@
  * on when fork() runs.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,23 +50,6 @@ static struct mmf_shadow *clone(const struct mmf_shadow *sh)
 	return c;
 }
 
-_Static_assert(offsetof(struct mmf_shadow, objs) + sizeof(((struct mmf_shadow *)0)->objs) ==
-	       sizeof(struct mmf_shadow), "same() compares the objects after the rest");
-
-static bool same(const struct mmf_shadow *a, const struct mmf_shadow *b)
-{
-	if (memcmp(a, b, offsetof(struct mmf_shadow, objs)))
-		return false;
-	for (int o = 0; o < MMF_SHADOW_OBJS; o++) {
-		const struct mmf_shadow_obj *x = &a->objs[o], *y = &b->objs[o];
-
-		if (x->live != y->live || x->npages != y->npages || !x->pages != !y->pages ||
-		    (x->pages && memcmp(x->pages, y->pages, x->npages * sizeof(*x->pages))))
-			return false;
-	}
-	return true;
-}
-
 /* The model's state after s returned res, on a copy. */
 static struct mmf_shadow *after(const struct mmf_shadow *sh, const struct mmf_stmt *s, int si,
 				long res)
@@ -80,9 +62,8 @@ static struct mmf_shadow *after(const struct mmf_shadow *sh, const struct mmf_st
 
 /*
  * How the model depends on the result of s: feed it other results (valid
- * ones: counts up to n pages, errnos) and compare with the prediction's.
- * Byte comparison may see a difference in padding where there is none; that
- * only makes the guard stricter.
+ * ones: counts up to n pages, errnos) and compare with the prediction's,
+ * in meaning: the bytes of the models differ where the meaning does not.
  */
 static enum mmf_cs_guard guard_of(const struct mmf_shadow *sh, const struct mmf_stmt *s, int si,
 				  long want)
@@ -101,7 +82,7 @@ static enum mmf_cs_guard guard_of(const struct mmf_shadow *sh, const struct mmf_
 		if (probes[i] == want)
 			continue;
 		alt = after(sh, s, si, probes[i]);
-		if (!same(ref, alt))
+		if (!mmf_shadow_same(ref, alt))
 			g = MAX(g, (probes[i] < 0) == (want < 0) ? MMF_CS_GUARD_EXACT :
 								   MMF_CS_GUARD_SIGN);
 		mmf_shadow_delete(alt);

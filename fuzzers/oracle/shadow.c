@@ -46,6 +46,79 @@ static void init_fields(struct mmf_shadow *sh, uint32_t nonce)
 		sh->file_obj[f] = -1;
 }
 
+/* Same contents: the same n and the same first n values, in order. */
+static bool vset_same(const struct mmf_vset *a, const struct mmf_vset *b)
+{
+	if (a->n != b->n)
+		return false;
+	/* A loop, not memcmp: it runs for every page of every model compared. */
+	for (int i = 0; i < a->n; i++)
+		if (a->v[i] != b->v[i])
+			return false;
+	return true;
+}
+
+static bool page_same(const struct mmf_shadow_page *a, const struct mmf_shadow_page *b)
+{
+	return a->mapped == b->mapped && a->lost == b->lost && a->locked == b->locked &&
+	       a->wipe == b->wipe && a->wipe_maybe == b->wipe_maybe &&
+	       a->dontfork == b->dontfork && a->view == b->view && a->maybe_cow == b->maybe_cow &&
+	       a->priv == b->priv && a->guard == b->guard && a->lock_unknown == b->lock_unknown &&
+	       a->uffd_zero == b->uffd_zero && a->poison == b->poison &&
+	       a->pin_maybe == b->pin_maybe && a->prot == b->prot && a->obj1 == b->obj1 &&
+	       !memcmp(a->hist, b->hist, sizeof(a->hist)) && a->objpage == b->objpage &&
+	       a->pinpage == b->pinpage && vset_same(&a->own, &b->own);
+}
+
+/* The entries in the pipe; those past them are not read. */
+static bool pipe_same(const struct mmf_pipe *a, const struct mmf_pipe *b)
+{
+	if (a->head != b->head || a->nr != b->nr)
+		return false;
+	for (int k = 0; k < a->nr; k++) {
+		const struct mmf_pipe_ent *x = &a->e[(a->head + k) % MMF_PIPE_PAGES];
+		const struct mmf_pipe_ent *y = &b->e[(b->head + k) % MMF_PIPE_PAGES];
+
+		if (!vset_same(&x->v, &y->v) || x->idx1 != y->idx1 || x->obj1 != y->obj1 ||
+		    x->objpage != y->objpage || x->si != y->si)
+			return false;
+	}
+	return true;
+}
+
+static bool obj_same(const struct mmf_shadow_obj *a, const struct mmf_shadow_obj *b)
+{
+	if (a->live != b->live || a->npages != b->npages || !a->pages != !b->pages)
+		return false;
+	for (int i = 0; a->pages && i < a->npages; i++)
+		if (!vset_same(&a->pages[i], &b->pages[i]))
+			return false;
+	return true;
+}
+
+bool mmf_shadow_same(const struct mmf_shadow *a, const struct mmf_shadow *b)
+{
+	if (a->nonce != b->nonce || a->locks_exact != b->locks_exact ||
+	    a->mcl_future != b->mcl_future || a->contested_slots != b->contested_slots ||
+	    a->shared_slots != b->shared_slots || a->contested_files != b->contested_files ||
+	    a->contested_objs != b->contested_objs ||
+	    memcmp(a->file_obj, b->file_obj, sizeof(a->file_obj)) ||
+	    memcmp(a->file_kind, b->file_kind, sizeof(a->file_kind)) ||
+	    a->pins.contested_pipes != b->pins.contested_pipes ||
+	    a->pins.ring_idx != b->pins.ring_idx || a->pins.ring_n != b->pins.ring_n)
+		return false;
+	for (int p = 0; p < MMF_NR_PIPES; p++)
+		if (!pipe_same(&a->pins.pipes[p], &b->pins.pipes[p]))
+			return false;
+	for (int i = 0; i < MMF_ARENA_PAGES; i++)
+		if (!page_same(&a->pages[i], &b->pages[i]))
+			return false;
+	for (int o = 0; o < MMF_SHADOW_OBJS; o++)
+		if (!obj_same(&a->objs[o], &b->objs[o]))
+			return false;
+	return true;
+}
+
 void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce)
 {
 	memset(sh, 0, sizeof(*sh));
@@ -266,7 +339,7 @@ struct mmf_vset mmf_shadow_load(const struct mmf_shadow *sh, int idx)
 	struct mmf_vset v;
 
 	if (!mmf_shadow_expect(sh, idx, &v))
-		v.n = 0;
+		v = mmf_vset_unknown;
 	return v;
 }
 

@@ -26,7 +26,11 @@
 #define MMF_SHADOW_OBJS		64
 #define MMF_HIST		4
 
-/* A set of possible page contents; n == 0 means unknown. */
+/*
+ * A set of possible page contents; n == 0 means unknown. Only n and the
+ * first n values have a meaning: the other slots and the padding hold
+ * anything, so models are compared with mmf_shadow_same(), never memcmp.
+ */
 struct mmf_vset {
 	uint8_t n;
 	uint64_t v[MMF_VSET_MAX];
@@ -99,6 +103,7 @@ struct mmf_shadow_obj {
 	struct mmf_vset *pages;
 };
 
+/* A new field of the model is compared in mmf_shadow_same() too. */
 struct mmf_shadow {
 	uint32_t nonce;
 	bool locks_exact;	/* VmLck can be predicted */
@@ -117,6 +122,10 @@ struct mmf_shadow {
 
 void mmf_shadow_init(struct mmf_shadow *sh, uint32_t nonce);
 void mmf_shadow_free(struct mmf_shadow *sh);
+/* The two models are equal in meaning: field by field, padding and unused
+ * slots aside.
+ */
+bool mmf_shadow_same(const struct mmf_shadow *a, const struct mmf_shadow *b);
 /* A model on zeroed memory from calloc: only touched pages cost memory. */
 struct mmf_shadow *mmf_shadow_new(uint32_t nonce);
 void mmf_shadow_delete(struct mmf_shadow *sh);

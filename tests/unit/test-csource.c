@@ -13,6 +13,7 @@
 
 #include "csource/csource.h"
 #include "model/prog.h"
+#include "oracle/shadow.h"
 #include "tap.h"
 #include "util/util.h"
 
@@ -355,12 +356,95 @@ static void test_races(void)
 	free(c);
 }
 
+/* The model after text, every call succeeding (writes with all their pages). */
+static struct mmf_shadow *model_of(const char *text)
+{
+	struct mmf_shadow *sh = mmf_shadow_new(1);
+	struct mmf_prog p;
+	char err[128];
+
+	CHECK(!mmf_prog_parse(text, &p, err, sizeof(err)), "parse: %s", err);
+	for (int i = 0; i < p.nr; i++) {
+		int idx, n = 0;
+
+		/* Writes return their count of pages, the others 0. */
+		if (!mmf_stmt_range(&p.stmts[i], &idx, &n) ||
+		    !(mmf_calls[p.stmts[i].id].flags & MMF_CALL_STORES))
+			n = 0;
+		mmf_shadow_apply(sh, &p.stmts[i], i, n);
+	}
+	return sh;
+}
+
+/* Garbage in what a vset does not use: its padding and slots past n. */
+static void scribble(struct mmf_vset *vs)
+{
+	struct mmf_vset keep = *vs;
+
+	memset(vs, 0xa5, sizeof(*vs));
+	vs->n = keep.n;
+	memcpy(vs->v, keep.v, keep.n * sizeof(keep.v[0]));
+}
+
+/*
+ * The guards come from comparing models: equal in meaning is equal,
+ * whatever the bytes a vset does not use hold (they used to decide
+ * GUARD_EXACT or NONE by the stack's garbage).
+ */
+static void test_models_same(void)
+{
+	static const char prog[] = "f0 = memfd(8)\n"
+				   "m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+				   "m1 = mmap(0, 8, f0, PROT_READ|PROT_WRITE, MAP_SHARED, 0)\n"
+				   "write(m0, 0, 8, 0x5a)\n"
+				   "madvise(m0, 4, 4, MADV_FREE)\n"
+				   "write(m1, 0, 8, 0x22)\n";
+	struct mmf_shadow *a = model_of(prog), *b = model_of(prog);
+	int o = a->file_obj[0];
+	struct mmf_vset vs;
+
+	CHECK(o >= 0 && mmf_shadow_expect(a, 4, &vs) && vs.n == 2, "f0 and m0's FREE pages known");
+	CHECK(mmf_shadow_same(a, b), "one program, one model");
+	for (int i = 0; i < 8; i++) {
+		scribble(&b->pages[i].own);
+		scribble(&b->objs[o].pages[i]);
+	}
+	scribble(&b->pages[MMF_SLOT_PAGES + 8].own);
+	CHECK(mmf_shadow_same(a, b), "unused bytes of vsets count");
+	b->pages[4].own.n = 1;
+	CHECK(!mmf_shadow_same(a, b), "a dropped value does not count");
+	b->pages[4].own.n = 2;
+	b->objs[o].pages[7].v[0]++;
+	CHECK(!mmf_shadow_same(a, b), "an object's page does not count");
+	b->objs[o].pages[7].v[0]--;
+	b->pages[3].dontfork = 1;
+	CHECK(!mmf_shadow_same(a, b), "a page's flag does not count");
+	mmf_shadow_delete(a);
+	mmf_shadow_delete(b);
+}
+
+/* Zeros over zero pages, a pattern over itself: the model does not depend on the count. */
+static void test_guard_unchanged(void)
+{
+	char *c = csource("m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			  "write(m0, 0, 8, 0x00)\n"
+			  "write(m0, 0, 8, 0x31)\n"
+			  "write(m0, 0, 8, 0x31)\n");
+
+	has(c, "[1] = { \"write(m0, 0, 8, 0x00)\", GUARD_NONE, 8, 0 },");
+	has(c, "[2] = { \"write(m0, 0, 8, 0x31)\", GUARD_EXACT, 8, 0 },");
+	has(c, "[3] = { \"write(m0, 0, 8, 0x31)\", GUARD_NONE, 8, 0 },");
+	free(c);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(test_every_call),
 	TAP_TEST(test_no_calls),
 	TAP_TEST(test_expectations),
 	TAP_TEST(test_predictions),
 	TAP_TEST(test_races),
+	TAP_TEST(test_models_same),
+	TAP_TEST(test_guard_unchanged),
 };
 
 int main(void)
