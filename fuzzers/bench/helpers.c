@@ -20,15 +20,14 @@
 
 int mmf_bench_fail(const char *bench, int err, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *what;
 
-	mmf_sb_init(&sb);
 	va_start(ap, fmt);
-	mmf_sb_vprintf(&sb, fmt, ap);
+	what = mmf_xvasprintf(fmt, ap);
 	va_end(ap);
-	mmf_warnx_("bench %s: %s: %s", bench, sb.buf, strerror(err));
-	mmf_sb_free(&sb);
+	mmf_warnx_("bench %s: %s: %s", bench, what, strerror(err));
+	free(what);
 	return -err;
 }
 

@@ -16,22 +16,21 @@
 
 void mmf_sym_note(struct mmf_symbolizer *s, const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *note;
 
-	mmf_sb_init(&sb);
 	va_start(ap, fmt);
-	mmf_sb_vprintf(&sb, fmt, ap);
+	note = mmf_xvasprintf(fmt, ap);
 	va_end(ap);
 	for (size_t i = 0; i < s->nseen; i++) {
-		if (!strcmp(s->seen[i], sb.buf)) {
-			mmf_sb_free(&sb);
+		if (!strcmp(s->seen[i], note)) {
+			free(note);
 			return;
 		}
 	}
-	mmf_sb_printf(&s->notes, "%s\n", sb.buf);
+	mmf_sb_printf(&s->notes, "%s\n", note);
 	s->seen = mmf_xrealloc(s->seen, (s->nseen + 1) * sizeof(*s->seen));
-	s->seen[s->nseen++] = mmf_sb_detach(&sb);
+	s->seen[s->nseen++] = note;
 }
 
 static char *dup_or_null(const char *s)

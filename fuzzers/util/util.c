@@ -46,16 +46,24 @@ char *mmf_xstrdup(const char *s)
 	return strcpy(mmf_xmalloc(strlen(s) + 1), s);
 }
 
-char *mmf_xasprintf(const char *fmt, ...)
+char *mmf_xvasprintf(const char *fmt, va_list ap)
 {
 	struct strbuf sb;
-	va_list ap;
 
 	mmf_sb_init(&sb);
-	va_start(ap, fmt);
 	mmf_sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
 	return mmf_sb_detach(&sb);
+}
+
+char *mmf_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = mmf_xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 static void vmsg(const char *fmt, va_list ap)

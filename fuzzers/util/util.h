@@ -24,6 +24,7 @@ void *mmf_xcalloc(size_t nmemb, size_t n);
 void *mmf_xrealloc(void *p, size_t n);
 char *mmf_xstrdup(const char *s);
 char *mmf_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *mmf_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* "mmfuzz: <msg>" on stderr; mmf_die() also exits with status 1. */
 void mmf_warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
