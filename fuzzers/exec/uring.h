@@ -1,25 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A minimal synchronous io_uring on raw system calls (uring.c). */
+/* The pin calls' synchronous io_uring, on liburing (uring.c). */
 #ifndef MMF_URING_H
 #define MMF_URING_H
 
+#include <liburing.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "util/util.h"
-
-struct io_uring_sqe;
-struct io_uring_cqe;
-
 struct mmf_uring {
-	int fd;
-	void *sq_ptr, *cq_ptr;
-	size_t sq_sz, cq_sz, sqes_sz;
-	unsigned int *sq_tail, *sq_mask, *sq_array;
-	unsigned int *cq_head, *cq_tail, *cq_mask;
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
+	struct io_uring ring;
+	bool up;
 };
 
 /* 0 or -errno. */
