@@ -130,7 +130,7 @@ static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uin
 	char *stack = task_file(w->tid, "stack"), *wchan = task_file(w->tid, "wchan");
 
 	mmf_sb_puts(out, "HANG: ");
-	mmf_call_label(&p->stmts[w->si], out);
+	mmf_stmt_title(&p->stmts[w->si], out);
 	mmf_sb_printf(out, "\nstatement %d: ", w->si);
 	mmf_stmt_print(&p->stmts[w->si], out);
 	mmf_sb_printf(out, "\nin the call for %llu ms (bound %ld ms for %lld pages of work),"

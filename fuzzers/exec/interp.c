@@ -105,19 +105,6 @@ static const char *corruption_class(struct mmf_interp *in, int idx, const struct
 	return uniform ? "foreign" : "garbage";
 }
 
-void mmf_call_label(const struct mmf_stmt *s, struct strbuf *sb)
-{
-	const struct mmf_call_desc *d = &mmf_calls[s->id];
-	const struct mmf_arg_desc *a = d->nr_args ? &d->args[d->nr_args - 1] : NULL;
-
-	mmf_sb_puts(sb, d->name);
-	/* The advice tells madvise's paths apart; it is no number. */
-	if ((d->flags & MMF_CALL_ADVICE) && a && a->set)
-		for (int i = 0; i < a->set->nr; i++)
-			if (a->set->flags[i].val == s->args[d->nr_args - 1])
-				mmf_sb_printf(sb, "(%s)", a->set->flags[i].name);
-}
-
 static void report_corruption(struct mmf_interp *in, int idx, int si, const struct mmf_vset *vs,
 			      const uint64_t *pg, long words, long bad, long nbad)
 {
@@ -130,7 +117,7 @@ static void report_corruption(struct mmf_interp *in, int idx, int si, const stru
 		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
 		  mmf_shadow_backing_name(in->sh, idx));
 	if (mmf_page_hist(sp, 0) >= 0)
-		mmf_call_label(&in->p->stmts[mmf_page_hist(sp, 0)], &sb);
+		mmf_stmt_title(&in->p->stmts[mmf_page_hist(sp, 0)], &sb);
 	else
 		mmf_sb_puts(&sb, "mmap");
 	mmf_sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
@@ -314,23 +301,6 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	mmf_hang_leave(party);
 }
 
-static int block_end(const struct mmf_prog *p, int bi)
-{
-	int i = bi + 1;
-
-	while (i < p->nr && (p->stmts[i].id == MMF_COMMENT ||
-			     mmf_calls[p->stmts[i].id].block != MMF_BLOCK_END))
-		i++;
-	return i;
-}
-
-static int next_join(const struct mmf_prog *p, int from)
-{
-	while (from < p->nr && p->stmts[from].id != MMF_JOIN)
-		from++;
-	return from;
-}
-
 static void run_block(struct mmf_interp *in, int from, int to, int party)
 {
 	for (int i = from; i < to; i++)
@@ -347,7 +317,7 @@ static void *thread_main(void *arg)
 {
 	struct thread_arg *ta = arg;
 
-	run_block(ta->in, ta->bi + 1, block_end(ta->in->p, ta->bi), ta->bi);
+	run_block(ta->in, ta->bi + 1, mmf_prog_block_end(ta->in->p, ta->bi), ta->bi);
 	free(ta);
 	return NULL;
 }
@@ -393,7 +363,7 @@ static long start_child(struct mmf_interp *in, int bi)
 		if (in->pagemap >= 0)
 			close(in->pagemap);
 		in->pagemap = -1;
-		run_block(in, bi + 1, block_end(in->p, bi), bi);
+		run_block(in, bi + 1, mmf_prog_block_end(in->p, bi), bi);
 		/* Live until the join: its exit frees its swap entries then. */
 		while (read(in->join_pipe[0], &ch, 1) < 0 && errno == EINTR)
 			;
@@ -452,13 +422,13 @@ static void run_main(struct mmf_interp *in)
 			if (in->group_first < 0) {
 				in->group_first = i;
 				pthread_mutex_lock(&in->lock);
-				mmf_shadow_group_begin(in->sh, p, i, next_join(p, i));
+				mmf_shadow_group_begin(in->sh, p, i, mmf_prog_next_join(p, i));
 				pthread_mutex_unlock(&in->lock);
 			}
 			in->inflight++;
 			res = s->id == MMF_FORK ? start_child(in, i) : start_thread(in, i);
 			record(in, i, -1, res, -1);
-			i = block_end(p, i);
+			i = mmf_prog_block_end(p, i);
 			break;
 		case MMF_BLOCK_JOIN:
 			join_all(in);

@@ -64,8 +64,6 @@ long mmf_guarded_pages(struct mmf_interp *in, int idx, int n, int si,
 void mmf_page_fill(struct mmf_interp *in, int idx, int si);
 void mmf_page_verify(struct mmf_interp *in, int idx, int si);
 
-/* The call's name as reports title it: its advice too, "madvise(MADV_COLD)". */
-void mmf_call_label(const struct mmf_stmt *s, struct strbuf *sb);
 /* Send a report (title line, then body) to the runner. */
 void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len);
 
