@@ -26,12 +26,17 @@
 #include "oracle/acct.h"
 #include "oracle/pagemap.h"
 
-static __thread sigjmp_buf *fault_jmp;
+/* Where a fault in a guarded page access jumps to, per thread. */
+struct fault_jump {
+	sigjmp_buf *buf;
+};
+
+static __thread struct fault_jump fault;
 
 static void on_fault(int sig, siginfo_t *info, void *uc)
 {
-	if (fault_jmp)
-		siglongjmp(*fault_jmp, 1);
+	if (fault.buf)
+		siglongjmp(*fault.buf, 1);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -46,13 +51,13 @@ long mmf_guarded_pages(struct mmf_interp *in, int idx, int n, int si,
 	 * would cost a syscall per call.
 	 */
 	if (sigsetjmp(jb, 0)) {
-		fault_jmp = NULL;
+		fault.buf = NULL;
 		return done;
 	}
-	fault_jmp = &jb;
+	fault.buf = &jb;
 	for (; done < n; done++)
 		fn(in, idx + done, si);
-	fault_jmp = NULL;
+	fault.buf = NULL;
 	return done;
 }
 
