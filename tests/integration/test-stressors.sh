@@ -34,8 +34,10 @@ expect_error "unknown stressor 'nosuch'" "$MMFUZZ" stress memcg,nosuch
 expect_error "swap:hold=x: want a number" "$MMFUZZ" stress swap:hold=x
 expect_error "has no option 'speed'" "$MMFUZZ" fuzz --native --stress ksm:speed=1
 
-# The squeeze alone drives a workload as big as its cgroup into reclaim and swap.
-stress memcg 5
+# The squeeze alone drives a workload bigger than its cgroup into reclaim
+# and swap. Twice the limit: half of the workload is mergeable, and a ksmd
+# that another process runs on this host folds that half into a few pages.
+stress memcg 5 --hog 48
 scan=$(delta "$S" vmstat.pgscan_anon vmstat.pgscan_file vmstat.pgscan_kswapd \
 	vmstat.pgscan_direct)
 out=$(delta "$S" vmstat.pswpout)
