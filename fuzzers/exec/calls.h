@@ -58,4 +58,7 @@ static inline bool mmf_has_call(const struct mmf_prog *p, int id)
  */
 long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd);
 
+/* Once per runner process, before any program (calls/map.c). */
+void mmf_exec_map_init(void);
+
 #endif

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exec/calls.h"
 #include "exec/hang.h"
 #include "exec/interp.h"
 #include "exec/knobs.h"
@@ -36,6 +37,7 @@ int mmf_exec_init(void)
 		return 0;
 	mmf_psz = sysconf(_SC_PAGESIZE);
 	mmf_pmcheck_init();
+	mmf_exec_map_init();
 	/* One guard slot after the arena keeps spills off other mappings. */
 	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
 	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++) {

@@ -105,6 +105,26 @@ static int perf(void)
 }
 
 /*
+ * One task-bound perf event open for the runner's life, never used: the
+ * kernel's perf_sched_events key then stays on, so that special_map's
+ * perf_event_open() does not patch kernel text (a jump label in
+ * __schedule) while other CPUs run. Under TCG such a live patch has
+ * crashed a 6.12 guest with "Oops: int3" in __schedule: an emulator
+ * artefact, not a finding.
+ */
+void mmf_exec_map_init(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.exclude_kernel = 1;
+	syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
  * Map a perf ring buffer at the range: the model loses the range (it does
  * not predict these pages), but mlock, madvise and the rest treat it like
  * any other mapping. Its length is the largest 1 + 2^n pages (a control
