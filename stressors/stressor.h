@@ -21,7 +21,7 @@
 struct mmf_journal;
 struct mmf_cgroup;
 
-#define MMF_STRESS_MAX_OPTS	4
+#define MMF_STRESS_MAX_OPTS	6
 
 /* A numeric option, NAME:KEY=VALUE on the command line. */
 struct mmf_stress_opt {

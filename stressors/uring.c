@@ -21,7 +21,7 @@
 
 #define ENTRIES	32
 
-enum { OPT_AREA, OPT_BATCH, OPT_OPS, OPT_ASYNC };
+enum { OPT_AREA, OPT_BATCH, OPT_OPS, OPT_ASYNC, OPT_ADVICE };
 enum { OP_MADVISE = 1, OP_READ = 2, OP_WRITE = 4 };
 
 struct ring {
@@ -80,6 +80,17 @@ fail:
 
 static const int advice[] = { MADV_PAGEOUT, MADV_COLD, MADV_DONTNEED, MADV_WILLNEED };
 
+/* The n-th set bit of mask (of at most 'bits'): draws as if from a list. */
+static unsigned int nth_bit(struct mmf_stress_ctx *c, unsigned int mask, unsigned int bits)
+{
+	unsigned int n = mmf_rand_below(&c->rnd, __builtin_popcount(mask));
+
+	for (unsigned int k = 0; k < bits; k++)
+		if ((mask & (1u << k)) && !n--)
+			return k;
+	return 0;
+}
+
 static void prep(struct mmf_stress_ctx *c, struct ring *r, struct io_uring_sqe *sqe)
 {
 	size_t first = mmf_rand_below(&c->rnd, r->pages);
@@ -87,19 +98,10 @@ static void prep(struct mmf_stress_ctx *c, struct ring *r, struct io_uring_sqe *
 	char *addr = r->area + first * r->pg;
 	size_t len = n * r->pg;
 
-	unsigned int ops = c->opt[OPT_OPS], op;
-
-	/* The n-th of the chosen kinds: the draws of ops=7 are the default's. */
-	op = mmf_rand_below(&c->rnd, __builtin_popcount(ops));
-	for (unsigned int k = 0; k < 3; k++)
-		if ((ops & (1u << k)) && !op--) {
-			op = k;
-			break;
-		}
-	switch (op) {
+	switch (nth_bit(c, c->opt[OPT_OPS], 3)) {
 	case 0:
 		io_uring_prep_madvise(sqe, addr, len,
-				      advice[mmf_rand_below(&c->rnd, ARRAY_SIZE(advice))]);
+				      advice[nth_bit(c, c->opt[OPT_ADVICE], ARRAY_SIZE(advice))]);
 		break;
 	case 1:	/* file -> area: io-wq faults the area */
 		io_uring_prep_read(sqe, r->file, addr, len,
@@ -160,6 +162,7 @@ const struct mmf_stressor_info mmf_stressor_uring = {
 		{ "batch", "operations per step", 16, 1, ENTRIES },
 		{ "ops", "kinds of operation: 1 MADVISE, 2 READ, 4 WRITE, or a sum", 7, 1, 7 },
 		{ "async", "1: every operation on an io-wq worker; 0: inline where it can", 1, 0, 1 },
+		{ "advice", "MADVISE advice: 1 PAGEOUT, 2 COLD, 4 DONTNEED, 8 WILLNEED, or a sum", 15, 1, 15 },
 	},
 	.setup = uring_check,
 	.step = uring_step,

@@ -7,7 +7,8 @@
 # On 6.18.44 it came in both tries, within 2 minutes of the start.
 #   tests/load/heap-loss.sh [MINUTES]   (default 5; needs root and valgrind)
 # To take the setup apart: BESIDE (default "all", "none" for nothing) is
-# what runs beside valgrind, VG (default "uring,reclaim") what runs in it.
+# what runs beside valgrind, VG (default "uring,reclaim") what runs in it;
+# KEEP=DIR keeps valgrind's logs of a hit.
 set -eu
 [ "$(id -u)" -eq 0 ] || { echo "heap-loss: needs root" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "heap-loss: needs valgrind" >&2; exit 1; }
@@ -45,6 +46,8 @@ wait "${pids[@]}" || true
 pids=()
 if grep -l "Assertion 'bszB != 0' failed" "$dir"/vg.* >/dev/null 2>&1; then
 	grep -h "ERROR SUMMARY\|Invalid" "$dir"/vg.* | sort | uniq -c
+	# The assertion's stacks, for the next look: KEEP=DIR keeps them.
+	[ -z "${KEEP:-}" ] || { mkdir -p "$KEEP"; cp "$dir"/vg.* "$KEEP"/; }
 	echo "heap-loss: valgrind's heap was zeroed behind the program"
 	exit 3
 fi
