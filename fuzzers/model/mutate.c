@@ -52,6 +52,14 @@ static bool is_delim(const struct mmf_stmt *s)
 	return is_opener(s) || (is_call(s) && mmf_calls[s->id].block == MMF_BLOCK_END);
 }
 
+/* A statement that can name an edit: a call, not the "}" of a block. */
+static bool is_named(const struct mmf_stmt *s)
+{
+	return is_call(s) && mmf_calls[s->id].block != MMF_BLOCK_END;
+}
+
+static const struct mmf_stmt no_stmt = { .id = MMF_COMMENT };
+
 /* Index of a random statement of p that satisfies pred, or -1. */
 static int pick(struct mmf_rand *r, const struct mmf_prog *p,
 		bool (*pred)(const struct mmf_stmt *s))
@@ -162,7 +170,8 @@ static uint64_t mutate_arg(struct mmf_rand *r, const struct mmf_call_desc *d, in
 	return nv;
 }
 
-static bool op_change_arg(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_change_arg(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+			  struct mmf_stmt *what)
 {
 	int i = pick(r, p, has_args), a;
 	struct mmf_stmt *s;
@@ -172,10 +181,12 @@ static bool op_change_arg(struct mmf_rand *r, struct mmf_prog *p, const struct m
 	s = &p->stmts[i];
 	a = mmf_rand_below(r, mmf_calls[s->id].nr_args);
 	s->args[a] = mutate_arg(r, &mmf_calls[s->id], a, s->args[a]);
+	*what = *s;
 	return true;
 }
 
-static bool op_insert(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_insert(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		      struct mmf_stmt *what)
 {
 	struct mmf_stmt s;
 
@@ -183,27 +194,38 @@ static bool op_insert(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_p
 		return false;
 	gen_stmt(r, p, &s);
 	insert_stmt(p, mmf_rand_below(r, p->nr + 1), &s);
+	*what = s;
 	return true;
 }
 
-/* Remove a call; for a block delimiter, unwrap the block and keep its body. */
-static bool op_remove(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+void mmf_prog_remove(struct mmf_prog *p, int i)
 {
-	int i = pick(r, p, is_call), j;
+	int j;
 
-	if (i < 0)
-		return false;
 	if (is_delim(&p->stmts[i])) {
 		j = partner(p, i);
 		remove_stmt(p, MAX(i, j));
 		i = MIN(i, j);
 	}
 	remove_stmt(p, i);
+}
+
+static bool op_remove(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		      struct mmf_stmt *what)
+{
+	int i = pick(r, p, is_call);
+
+	if (i < 0)
+		return false;
+	/* A block is named by its opener: "}" says nothing. */
+	*what = p->stmts[is_delim(&p->stmts[i]) ? MIN(i, partner(p, i)) : i];
+	mmf_prog_remove(p, i);
 	return true;
 }
 
 /* Replace a call by a generated one, often keeping the pages it works on. */
-static bool op_replace(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_replace(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		       struct mmf_stmt *what)
 {
 	int i = pick(r, p, is_plain);
 	struct mmf_stmt s;
@@ -214,11 +236,13 @@ static bool op_replace(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_
 	if (is_range(&s) && is_range(&p->stmts[i]) && mmf_rand_below(r, 2))
 		memcpy(s.args, p->stmts[i].args, 3 * sizeof(s.args[0]));
 	p->stmts[i] = s;
+	*what = s;
 	return true;
 }
 
 /* Repeat a call, next to itself or later. */
-static bool op_duplicate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_duplicate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+			 struct mmf_stmt *what)
 {
 	int i = pick(r, p, is_movable);
 	struct mmf_stmt s;
@@ -227,10 +251,12 @@ static bool op_duplicate(struct mmf_rand *r, struct mmf_prog *p, const struct mm
 		return false;
 	s = p->stmts[i];
 	insert_stmt(p, i + 1 + (mmf_rand_below(r, 2) ? mmf_rand_below(r, p->nr - i) : 0), &s);
+	*what = s;
 	return true;
 }
 
-static bool op_swap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_swap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		    struct mmf_stmt *what)
 {
 	struct mmf_stmt s;
 	int i;
@@ -241,6 +267,7 @@ static bool op_swap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_pro
 	s = p->stmts[i];
 	p->stmts[i] = p->stmts[i + 1];
 	p->stmts[i + 1] = s;
+	*what = is_named(&s) ? s : is_named(&p->stmts[i]) ? p->stmts[i] : no_stmt;
 	return true;
 }
 
@@ -249,7 +276,8 @@ static bool op_swap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_pro
  * of p, or replacing p's tail (crossover). other's comments are left out:
  * their text is in other's pool.
  */
-static bool op_splice(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_splice(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		      struct mmf_stmt *what)
 {
 	struct mmf_stmt run[MMF_MAX_STMTS];
 	int i, n = 0, len, tail;
@@ -266,11 +294,16 @@ static bool op_splice(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_p
 	memmove(&p->stmts[i + n], &p->stmts[i], (tail - i) * sizeof(run[0]));
 	memcpy(&p->stmts[i], run, n * sizeof(run[0]));
 	p->nr = tail + n;
+	*what = no_stmt;
+	for (int k = n - 1; k >= 0; k--)
+		if (is_named(&run[k]))
+			*what = run[k];
 	return true;
 }
 
 /* Make a run of top-level calls a fork or thread block, racing what follows. */
-static bool op_wrap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+static bool op_wrap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		    struct mmf_stmt *what)
 {
 	struct mmf_stmt open = { .id = mmf_rand_below(r, 2) ? MMF_FORK : MMF_THREAD };
 	struct mmf_stmt end = { .id = MMF_END };
@@ -284,21 +317,25 @@ static bool op_wrap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_pro
 		open.args[0] = mmf_arg_generate(r, &mmf_calls[MMF_FORK], 0);
 	insert_stmt(p, i + n, &end);
 	insert_stmt(p, i, &open);
+	*what = open;
 	return true;
 }
 
 static const struct mutator {
+	const char *name;
 	int weight;
-	bool (*fn)(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other);
+	/* On success, what is the statement the edit added, removed or changed. */
+	bool (*fn)(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+		   struct mmf_stmt *what);
 } mutators[] = {
-	{ 30, op_change_arg },
-	{ 15, op_insert },
-	{ 10, op_remove },
-	{ 10, op_replace },
-	{ 5, op_duplicate },
-	{ 5, op_swap },
-	{ 5, op_splice },
-	{ 5, op_wrap },
+	{ "arg", 30, op_change_arg },
+	{ "insert", 15, op_insert },
+	{ "remove", 10, op_remove },
+	{ "replace", 10, op_replace },
+	{ "duplicate", 5, op_duplicate },
+	{ "swap", 5, op_swap },
+	{ "splice", 5, op_splice },
+	{ "wrap", 5, op_wrap },
 };
 
 static const struct mutator *pick_mutator(struct mmf_rand *r)
@@ -315,17 +352,30 @@ static const struct mutator *pick_mutator(struct mmf_rand *r)
 	}
 }
 
-void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+void mmf_prog_mutate_named(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+			   struct mmf_mutation *last)
 {
+	const struct mutator *m;
+	struct mmf_stmt what;
 	int done = 0;
 
 	/* The edits rely on a valid block structure. */
 	mmf_prog_normalize(p);
 	/* One edit, sometimes a few; insert, remove or swap always applies. */
 	while (!done || (done < 4 && mmf_rand_oneof(r, 3))) {
-		if (pick_mutator(r)->fn(r, p, other)) {
+		m = pick_mutator(r);
+		if (m->fn(r, p, other, &what)) {
 			mmf_prog_normalize(p);
 			done++;
+			last->op = m->name;
+			last->stmt = what;
 		}
 	}
+}
+
+void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other)
+{
+	struct mmf_mutation last;
+
+	mmf_prog_mutate_named(r, p, other, &last);
 }

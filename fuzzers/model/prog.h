@@ -227,6 +227,21 @@ size_t mmf_prog_encode(const struct mmf_prog *p, uint8_t *buf, size_t cap);
 struct mmf_rand;
 void mmf_prog_generate(struct mmf_rand *r, int nr_calls, struct mmf_prog *p);
 void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other);
+/*
+ * What an edit of mutation did: its name ("arg", "insert", "remove",
+ * "replace", "duplicate", "swap", "splice", "wrap") and the statement it
+ * changed, added, removed (a block: its opener), moved or spliced first
+ * (id MMF_COMMENT when none).
+ */
+struct mmf_mutation {
+	const char *op;
+	struct mmf_stmt stmt;
+};
+/* mmf_prog_mutate, the same edits from the same rng, saying what the last one was. */
+void mmf_prog_mutate_named(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
+			   struct mmf_mutation *last);
+/* Remove statement i of a valid program; a block delimiter unwraps its block. */
+void mmf_prog_remove(struct mmf_prog *p, int i);
 /* A random valid value for argument i of call desc. */
 uint64_t mmf_arg_generate(struct mmf_rand *r, const struct mmf_call_desc *d, int i);
 

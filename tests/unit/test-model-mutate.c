@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generation and mutation: always valid, deterministic from the seed,
- * mutation changes programs most of the time, generation reaches every call.
+ * mutation changes programs most of the time, generation reaches every call;
+ * the named mutation is the same and names every kind of edit; removal
+ * unwraps blocks.
  */
 #include <string.h>
 
@@ -186,11 +188,112 @@ static void check_generation(void)
 	       stmts, MMF_NR_CALLS, mmf_calls[rarest].name, seen[rarest]);
 }
 
+static bool has_call(const struct mmf_prog *p, int id)
+{
+	for (int i = 0; i < p->nr; i++)
+		if (p->stmts[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * mmf_prog_mutate_named makes what mmf_prog_mutate makes from the same rng,
+ * reaches every edit, and names a call the result has where the edit adds
+ * one, a block by its opener.
+ */
+static void check_named(void)
+{
+	static const char *const ops[] = {
+		"arg", "insert", "remove", "replace", "duplicate", "swap", "splice", "wrap",
+	};
+	long seen[ARRAY_SIZE(ops)] = { 0 };
+	struct mmf_prog p, q, other;
+	struct mmf_mutation last;
+	struct mmf_rand r, r2;
+	struct strbuf sb;
+	size_t op;
+
+	for (int seed = 0; seed < 2000; seed++) {
+		mmf_rand_seed(&r, seed);
+		mmf_prog_generate(&r, 1 + mmf_rand_below(&r, 32), &p);
+		mmf_prog_generate(&r, 1 + mmf_rand_below(&r, 32), &other);
+		q = p;
+		r2 = r;
+		mmf_prog_mutate(&r, &p, &other);
+		mmf_prog_mutate_named(&r2, &q, &other, &last);
+		CHECK(mmf_prog_hash(&p) == mmf_prog_hash(&q), "seed %d: another program", seed);
+		for (op = 0; op < ARRAY_SIZE(ops) && strcmp(ops[op], last.op); op++)
+			;
+		CHECK(op < ARRAY_SIZE(ops), "seed %d: edit %s", seed, last.op);
+		seen[op]++;
+		CHECK(last.stmt.id == MMF_COMMENT || (last.stmt.id >= 0 &&
+		      last.stmt.id < MMF_NR_CALLS), "seed %d: %s of call %d", seed, last.op,
+		      last.stmt.id);
+		if (last.stmt.id == MMF_COMMENT) {
+			CHECK(!strcmp(last.op, "splice") || !strcmp(last.op, "swap"),
+			      "seed %d: %s of nothing", seed, last.op);
+			continue;
+		}
+		CHECK(mmf_calls[last.stmt.id].block != MMF_BLOCK_END, "seed %d: %s of a }", seed,
+		      last.op);
+		if (strcmp(last.op, "remove") && strcmp(last.op, "splice") &&
+		    strcmp(last.op, "swap"))
+			CHECK(has_call(&q, last.stmt.id), "seed %d: %s of %s, not in the result",
+			      seed, last.op, mmf_calls[last.stmt.id].name);
+	}
+	mmf_sb_init(&sb);
+	for (op = 0; op < ARRAY_SIZE(ops); op++) {
+		mmf_sb_printf(&sb, "%s %s %ld", op ? "," : "", ops[op], seen[op]);
+		CHECK(seen[op], "no %s in 2000 mutations", ops[op]);
+	}
+	printf("INFO: last edits of 2000 mutations:%s\n", sb.buf);
+	mmf_sb_free(&sb);
+}
+
+static int nr_plain(const struct mmf_prog *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr; i++)
+		n += mmf_calls[p->stmts[i].id].block == MMF_BLOCK_NONE;
+	return n;
+}
+
+/* Removing a call takes it; removing a block delimiter takes both, not the body. */
+static void check_remove(void)
+{
+	struct mmf_prog p, q;
+	struct mmf_rand r;
+	char err[256];
+
+	for (int seed = 0; seed < 300; seed++) {
+		mmf_rand_seed(&r, seed);
+		mmf_prog_generate(&r, 1 + seed % 64, &p);
+		for (int i = 0; i < p.nr; i++) {
+			enum mmf_block b = mmf_calls[p.stmts[i].id].block;
+			bool delim = b == MMF_BLOCK_FORK || b == MMF_BLOCK_THREAD ||
+				     b == MMF_BLOCK_END;
+
+			q = p;
+			mmf_prog_remove(&q, i);
+			CHECK(q.nr == p.nr - 1 - delim, "seed %d: %d of %d statements after"
+			      " removing %d", seed, q.nr, p.nr, i);
+			CHECK(nr_plain(&q) == nr_plain(&p) - (b == MMF_BLOCK_NONE),
+			      "seed %d: removing %d took %d plain calls", seed, i,
+			      nr_plain(&p) - nr_plain(&q));
+			mmf_prog_normalize(&q);
+			CHECK(!mmf_prog_validate(&q, err, sizeof(err)), "seed %d: %s", seed, err);
+		}
+	}
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(check_generation),
 	TAP_TEST(check_determinism),
 	TAP_TEST(check_corners),
 	TAP_TEST(check_mutations),
+	TAP_TEST(check_named),
+	TAP_TEST(check_remove),
 };
 
 int main(void)
