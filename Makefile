@@ -2,9 +2,11 @@
 #
 # Every .c under fuzzers/<layer>/ (and one directory below it, a layer's
 # per-family files) and stressors/ goes into libmmfuzz.a except
-# fuzzers/cmd/, which is the command front end, and the C reproducer's
-# runtime (fuzzers/csource/runtime/), which goes in as text. Unit tests are
-# tests/unit/test-*.c, one binary each, built with ASan/UBSan.
+# fuzzers/cmd/, which is the command front end, the C reproducer's
+# runtime (fuzzers/csource/runtime/), which goes in as text, and
+# fuzzers/afl/, the AFL++ custom mutator, which is build/mmfuzz-mutator.so
+# (see below). Unit tests are tests/unit/test-*.c, one binary each, built
+# with ASan/UBSan.
 
 CC	?= gcc
 PREFIX	?= /usr/local
@@ -36,7 +38,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(O)/fuzz/fuzz-%)
 
-all: $(O)/mmfuzz
+all: $(O)/mmfuzz $(O)/mmfuzz-mutator.so
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -101,6 +103,23 @@ $(O)/mmfuzz-static: $(CMD_OBJ) $(O)/libmmfuzz.a
 
 static: $(O)/mmfuzz-static
 
+# The AFL++ custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY; CONTRIBUTING.md, "The
+# AFL++ mutator"), next to mmfuzz for the AFL engine: fuzzers/afl/ with the
+# model and util objects it needs, built with -fPIC into $(O)/pic/. It
+# exports only the afl_custom_* API (-fvisibility=hidden, and default
+# visibility in fuzzers/afl/mutator.h), so that its model is its own even
+# in a process that has another (a test linking libmmfuzz).
+AFL_MUT_SRC := $(wildcard fuzzers/afl/*.c fuzzers/model/*.c fuzzers/model/*/*.c) \
+	   fuzzers/util/util.c fuzzers/util/rand.c
+AFL_MUT_OBJ := $(AFL_MUT_SRC:%.c=$(O)/pic/%.o)
+
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(O)/mmfuzz-mutator.so: $(AFL_MUT_OBJ)
+	$(CC) $(MMF_CFLAGS) -shared -Wl,-z,defs -o $@ $^
+
 static-arm64:
 	@$(MAKE) --no-print-directory O=build-arm64 CC=aarch64-linux-gnu-gcc \
 		AR=aarch64-linux-gnu-ar static
@@ -111,6 +130,11 @@ $(O)/tests/%: tests/unit/%.c $(O)/libmmfuzz-san.a
 
 # test-csource compiles the reproducers it makes, with the build's warnings.
 $(O)/tests/test-csource: MMF_CFLAGS += -DMMF_REPRO_CC='"$(CC) -std=gnu11 $(WARN) -pthread"'
+
+# test-afl-mutator dlopen()s the mutator as afl-fuzz does: it needs the .so
+# made, not linked in (order-only).
+$(O)/tests/test-afl-mutator: MMF_CFLAGS += -DMMF_AFL_MUTATOR='"$(abspath $(O))/mmfuzz-mutator.so"'
+$(O)/tests/test-afl-mutator: | $(O)/mmfuzz-mutator.so
 
 $(O)/bench/%: bench/%.c $(O)/libmmfuzz.a
 	@mkdir -p $(dir $@)

@@ -21,6 +21,7 @@ declare -A allowed=(
 	[stressors]="stressors sys util"
 	[bench]="bench sys util"
 	[validate]="validate campaign bench vm store report repro model util"
+	[afl]="afl model util"
 	[cmd]="cmd csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
