@@ -18,6 +18,7 @@ int cmd_cleanup(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_cover(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);

@@ -20,6 +20,7 @@ static const struct cmd {
 	{ "cleanup", cmd_cleanup, "remove swap devices, cgroups and knob changes a killed run left" },
 	{ "triage", cmd_triage, "parse kernel reports out of console logs" },
 	{ "symbolize", cmd_symbolize, "add source lines and inlined frames to a kernel report" },
+	{ "cover", cmd_cover, "KCOV coverage of mm/ (or a focus) per file and function, and a page" },
 	{ "vm", cmd_vm, "boot one guest (QEMU) that fuzzes its kernel, KVM or TCG" },
 	{ "campaign", cmd_campaign, "fuzz in N guests in parallel, findings into a crash store" },
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },

@@ -29,65 +29,6 @@ static const char *const columns[] = {
 	"Title", "Count", "First seen", "Last seen", "Arch", "Kernel", "Reproducer", "Files",
 };
 
-/* Length of the valid UTF-8 sequence at s, 0 if there is none. */
-static int utf8_len(const unsigned char *s)
-{
-	static const struct {
-		unsigned char lo, hi, mask;
-		unsigned int n, min;	/* min: shorter is an overlong form */
-	} leads[] = {
-		{ 0xc2, 0xdf, 0x1f, 2, 0x80 },
-		{ 0xe0, 0xef, 0x0f, 3, 0x800 },
-		{ 0xf0, 0xf4, 0x07, 4, 0x10000 },
-	};
-	unsigned int cp;
-	size_t l;
-
-	if (s[0] < 0x80)
-		return 1;
-	for (l = 0; l < ARRAY_SIZE(leads) && !(s[0] >= leads[l].lo && s[0] <= leads[l].hi); l++)
-		;
-	if (l == ARRAY_SIZE(leads))
-		return 0;
-	cp = s[0] & leads[l].mask;
-	/* The NUL at the end fails this test before anything is overread. */
-	for (unsigned int i = 1; i < leads[l].n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < leads[l].min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return leads[l].n;
-}
-
-static void put_text(struct strbuf *sb, const char *s)
-{
-	static const struct {
-		char c;
-		const char *ent;
-	} ents[] = {
-		{ '&', "&amp;" }, { '<', "&lt;" }, { '>', "&gt;" }, { '"', "&quot;" },
-		{ '\'', "&#39;" },
-	};
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		int n = utf8_len(p);
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(ents) && ents[i].c != (char)*p; i++)
-			;
-		if (i < ARRAY_SIZE(ents))
-			mmf_sb_puts(sb, ents[i].ent);
-		else if (!n || (*p < ' ' && *p != '\t') || *p == 0x7f)
-			mmf_sb_puts(sb, "&#xfffd;");
-		else
-			mmf_sb_add(sb, (const char *)p, n);
-		p += n ? n : 1;
-	}
-}
-
 /* Percent-encode a path for href: what is left needs no HTML escaping. */
 static void put_url(struct strbuf *sb, const char *s)
 {
@@ -109,14 +50,14 @@ static void put_link(struct strbuf *sb, const char *prefix, const struct mmf_bug
 	mmf_sb_puts(sb, "/");
 	put_url(sb, file);
 	mmf_sb_puts(sb, "\">");
-	put_text(sb, file);
+	mmf_sb_html(sb, file);
 	mmf_sb_puts(sb, "</a>");
 }
 
 static void put_cell(struct strbuf *sb, const char *class, const char *text)
 {
 	mmf_sb_printf(sb, "<td class=\"%s\">", class);
-	put_text(sb, text);
+	mmf_sb_html(sb, text);
 	mmf_sb_puts(sb, "</td>");
 }
 
@@ -153,7 +94,7 @@ static void put_row(struct strbuf *sb, const char *prefix, const struct mmf_bug 
 	char count[24];
 
 	mmf_sb_puts(sb, "<tr class=\"bug\" data-dir=\"");
-	put_text(sb, b->name);
+	mmf_sb_html(sb, b->name);
 	mmf_sb_puts(sb, "\">");
 	put_cell(sb, "title", b->title);
 	snprintf(count, sizeof(count), "%ld", b->count);
@@ -163,7 +104,7 @@ static void put_row(struct strbuf *sb, const char *prefix, const struct mmf_bug 
 	put_cell(sb, "arch", b->arch);
 	put_cell(sb, "kernel", b->kernel);
 	mmf_sb_puts(sb, "<td class=\"repro\"><span class=\"status\">");
-	put_text(sb, b->repro);
+	mmf_sb_html(sb, b->repro);
 	mmf_sb_puts(sb, "</span>");
 	for (int i = 0; i < b->nr_repro; i++) {
 		mmf_sb_puts(sb, " ");

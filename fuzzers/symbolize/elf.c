@@ -98,6 +98,7 @@ static int probe(struct reader *r, struct sym_elf *e)
 	if (err)
 		return err;
 	e->rel = get(r, h + offsetof(Elf64_Ehdr, e_type), 2) == ET_REL;
+	e->machine = get(r, h + offsetof(Elf64_Ehdr, e_machine), 2);
 	if (r->is64) {
 		shoff = get(r, h + offsetof(Elf64_Ehdr, e_shoff), 8);
 		entsize = get(r, h + offsetof(Elf64_Ehdr, e_shentsize), 2);
@@ -136,6 +137,18 @@ static int probe(struct reader *r, struct sym_elf *e)
 	}
 	free(names);
 	return err;
+}
+
+const char *mmf_sym_elf_cross(const struct sym_elf *e)
+{
+#if defined(__x86_64__)
+	if (e->machine == EM_AARCH64)
+		return "aarch64-linux-gnu-";
+#elif defined(__aarch64__)
+	if (e->machine == EM_X86_64)
+		return "x86_64-linux-gnu-";
+#endif
+	return "";
 }
 
 int mmf_sym_elf_probe(const char *path, struct sym_elf *e)

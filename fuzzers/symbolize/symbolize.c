@@ -84,18 +84,16 @@ static bool same_group(const struct req *a, const struct req *b)
 					     !strcmp(a->section, b->section));
 }
 
-/* decode_stacktrace.sh's guess: the directory in front of init/main.c. */
-static void take_base(struct sym_obj *o, const struct sym_chain *c)
+char *mmf_sym_chain_base(const struct sym_chain *c)
 {
 	static const char tail[] = "/init/main.c:";
 	const char *where, *t;
 
 	if (!c->n)
-		return;
+		return NULL;
 	where = c->v[c->n - 1].where;
 	t = strstr(where, tail);
-	if (t && t > where)
-		o->base = mmf_xasprintf("%.*s", (int)(t - where), where);
+	return t && t > where ? mmf_xasprintf("%.*s", (int)(t - where), where) : NULL;
 }
 
 /* Pass 2: one addr2line per object and section, for all its addresses. */
@@ -135,7 +133,7 @@ static void ask_group(struct mmf_symbolizer *s, struct req *v, size_t n, size_t 
 		for (size_t i = 0; i < k; i++)
 			v[idx[i]].chain = res[i];
 		if (guess) {
-			take_base(o, &res[k]);
+			o->base = mmf_sym_chain_base(&res[k]);
 			mmf_sym_chain_free(&res[k]);
 		}
 	}
@@ -154,16 +152,26 @@ static bool unknown(const struct sym_loc *l)
 	return !strcmp(colon + 1, "?") || !strcmp(colon + 1, "0");
 }
 
-/* Drop "/./" and "dir/" from a path: a kernel source tree's relative one. */
-static char *pretty(struct mmf_symbolizer *s, struct sym_obj *o, const char *where)
+char *mmf_sym_strip_base(const char *where, const char *base)
 {
 	char *p = mmf_xstrdup(where), *q;
-	const char *base = s->basepath ? s->basepath : o->base;
-	size_t blen;
+	size_t blen = base ? strlen(base) : 0;
 
 	while ((q = strstr(p, "/./")))
 		memmove(q, q + 2, strlen(q + 2) + 1);
-	if (!base && p[0] == '/') {
+	if (blen && !strncmp(p, base, blen) && p[blen] == '/')
+		memmove(p, p + blen + 1, strlen(p + blen + 1) + 1);
+	if (p[0] == '.' && p[1] == '/')
+		memmove(p, p + 2, strlen(p + 2) + 1);
+	return p;
+}
+
+/* A path as the kernel tree names it: without the base, else the build directory. */
+static char *pretty(struct mmf_symbolizer *s, struct sym_obj *o, const char *where)
+{
+	const char *base = s->basepath ? s->basepath : o->base;
+
+	if (!base && where[0] == '/') {
 		if (!o->comp_tried) {
 			o->comp_dir = mmf_sym_comp_dir(s->readelf, o->path);
 			o->comp_tried = true;
@@ -172,12 +180,7 @@ static char *pretty(struct mmf_symbolizer *s, struct sym_obj *o, const char *whe
 		if (o->comp_dir && strcmp(o->comp_dir, "/"))
 			base = o->comp_dir;
 	}
-	blen = base ? strlen(base) : 0;
-	if (blen && !strncmp(p, base, blen) && p[blen] == '/')
-		memmove(p, p + blen + 1, strlen(p + blen + 1) + 1);
-	if (p[0] == '.' && p[1] == '/')
-		memmove(p, p + 2, strlen(p + 2) + 1);
-	return p;
+	return mmf_sym_strip_base(where, base);
 }
 
 /*

@@ -361,6 +361,55 @@ void mmf_sb_json_str(struct strbuf *sb, const char *str)
 	mmf_sb_add(sb, "\"", 1);
 }
 
+void mmf_sb_html(struct strbuf *sb, const char *str)
+{
+	static const struct {
+		char c;
+		const char *ent;
+	} ents[] = {
+		{ '&', "&amp;" }, { '<', "&lt;" }, { '>', "&gt;" }, { '"', "&quot;" },
+		{ '\'', "&#39;" },
+	};
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len(s), i;
+
+		for (i = 0; i < ARRAY_SIZE(ents) && ents[i].c != (char)*s; i++)
+			;
+		if (i < ARRAY_SIZE(ents))
+			mmf_sb_puts(sb, ents[i].ent);
+		else if (!n || (*s < ' ' && *s != '\t') || *s == 0x7f)
+			mmf_sb_puts(sb, "&#xfffd;");
+		else
+			mmf_sb_add(sb, (const char *)s, n);
+		s += n ? n : 1;
+	}
+}
+
+bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (!n || n > 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' :
+			s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 :
+			s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : -1;
+
+		if (d < 0)
+			return false;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return true;
+}
+
 void mmf_die_with_parent(pid_t parent, int sig, int status)
 {
 	prctl(PR_SET_PDEATHSIG, sig);

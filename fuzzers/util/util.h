@@ -46,6 +46,11 @@ void mmf_sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 char *mmf_sb_detach(struct strbuf *sb);
 /* Append s (NULL: "") as a JSON string; invalid UTF-8 becomes U+FFFD, so the output is valid. */
 void mmf_sb_json_str(struct strbuf *sb, const char *s);
+/*
+ * Append s as HTML text (also inside an attribute's quotes): & < > " ' as
+ * entities, invalid UTF-8 and control characters but tab as U+FFFD.
+ */
+void mmf_sb_html(struct strbuf *sb, const char *s);
 
 /* Read a whole file; NULL with errno set on failure. *len excludes the NUL. */
 char *mmf_read_file(const char *path, size_t *len);
@@ -65,6 +70,12 @@ int mmf_mkdir_p(const char *path, unsigned int mode);
  * belongs to a reaper that need not be pid 1.
  */
 void mmf_die_with_parent(pid_t parent, int sig, int status);
+
+/*
+ * s[0, n) as a hex number, "0x" optional: at most 16 digits and nothing
+ * else. False if it is not one.
+ */
+bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v);
 
 /* Monotonic time in nanoseconds. */
 uint64_t mmf_now_ns(void);
