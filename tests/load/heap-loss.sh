@@ -5,6 +5,7 @@
 # of ours, so valgrind's own heap metadata found zeroed ("Assertion
 # 'bszB != 0' failed" with 0 errors before it) was zeroed by something else.
 # On 6.18.44 it came in both tries, within 2 minutes of the start.
+# The native counterpart, the same traffic with no valgrind: zap-swap-check.sh.
 #   tests/load/heap-loss.sh [MINUTES]   (default 5; needs root and valgrind)
 # To take the setup apart: BESIDE (default "all", "none" for nothing) is
 # what runs beside valgrind, VG (default "uring,reclaim") what runs in it;
