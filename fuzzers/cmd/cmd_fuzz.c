@@ -33,6 +33,19 @@ static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+static void write_callstats(const struct mmf_callstats *cs, const char *out)
+{
+	char *path = mmf_xasprintf("%s/callstats.json", out);
+	struct strbuf sb;
+
+	mmf_sb_init(&sb);
+	mmf_callstats_json(cs, &sb);
+	if (mmf_write_file_atomic(path, sb.buf, sb.len))
+		mmf_warnx_("fuzz: cannot write %s: %s", path, strerror(errno));
+	mmf_sb_free(&sb);
+	free(path);
+}
+
 int cmd_fuzz(int argc, char **argv)
 {
 	struct mmf_fuzz_opts fo = {
@@ -123,6 +136,8 @@ int cmd_fuzz(int argc, char **argv)
 	       (unsigned long long)st.crashed);
 	if (!st.swapped)
 		printf("mmfuzz: warning: no program reached swap in this run\n");
+	mmf_callstats_print(&st.percall, stdout);
+	write_callstats(&st.percall, fo.out);
 	mmf_tally_print(&st.tally, stdout);
 	probe = mmf_xasprintf("%s/summary.json", fo.out);
 	if (mmf_tally_json(&st.tally, probe, NULL))

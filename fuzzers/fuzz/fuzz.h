@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "exec/exec.h"
+#include "fuzz/callstats.h"
 #include "fuzz/env.h"
 #include "repro/repro.h"
 #include "store/store.h"
@@ -41,6 +42,7 @@ struct mmf_fuzz_opts {
 struct mmf_fuzz_stats {
 	uint64_t progs, calls, swapped, reports, timeouts, killed, crashed;
 	struct mmf_tally tally;		/* the reports saved, by title */
+	struct mmf_callstats percall;	/* each call's results */
 };
 
 /* Run until the budget is spent or SIGINT/SIGTERM; 0, or -1 with a message. */

@@ -234,6 +234,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		st->timeouts += r.status == MMF_RUN_TIMEOUT;
 		st->killed += r.status == MMF_RUN_KILLED;
 		st->crashed += r.status == MMF_RUN_CRASHED;
+		mmf_callstats_add(&st->percall, &prog, &r);
 		handle_reports(o, &prog, &r, st);
 		if (new_signal(seen, &prog, &r)) {
 			if (npool < POOL_MAX)
