@@ -4,8 +4,12 @@
 # a third run of uring,reclaim under valgrind: memcheck checks every store
 # of ours, so valgrind's own heap metadata found zeroed ("Assertion
 # 'bszB != 0' failed" with 0 errors before it) was zeroed by something else.
-# On 6.18.44 it came in both tries, within 2 minutes of the start.
-# The native counterpart, the same traffic with no valgrind: zap-swap-check.sh.
+# On 6.18.44 it came in both tries, within 2 minutes of the start. It needs
+# io_uring's MADV_DONTNEED: VG=uring:ops=1:advice=4 (DONTNEED alone) hits,
+# advice=11 (PAGEOUT, COLD, WILLNEED) does not, and neither does madvise(2).
+# The native counterpart, the same traffic with no valgrind and each page
+# checked, zap-swap-check.sh, never found a wrong page (7.4 M page checks
+# in 10 min beside the same load): valgrind and io_uring, not mmfuzz.
 #   tests/load/heap-loss.sh [MINUTES]   (default 5; needs root and valgrind)
 # To take the setup apart: BESIDE (default "all", "none" for nothing) is
 # what runs beside valgrind, VG (default "uring,reclaim") what runs in it;
