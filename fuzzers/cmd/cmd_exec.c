@@ -49,15 +49,36 @@ static void print_result(const struct mmf_prog *p, const struct mmf_call_result 
 	mmf_sb_free(&sb);
 }
 
-static const char *const status_name[] = {
-	[MMF_RUN_OK] = "ok", [MMF_RUN_TIMEOUT] = "timeout",
-	[MMF_RUN_KILLED] = "killed", [MMF_RUN_CRASHED] = "crashed",
-};
+/* One program with coverage: its reports' titles, its PCs appended to f. */
+static int cover_one(struct mmf_guest_repro *g, const struct mmf_prog *p, FILE *f,
+		     struct strbuf *titles)
+{
+	struct mmf_guest_cover c;
+	int edges = 0, r;
+
+	mmf_guest_cover_init(&c);
+	r = mmf_guest_repro_cover(g, p, &c);
+	for (int i = 0; !r && i < c.nr_reports; i++)
+		mmf_sb_printf(titles, "%s\n", c.rep[i].title);
+	for (int e = 0; e < MMF_GUEST_COVER_EDGES; e++)
+		edges += c.edges[e] != 0;
+	for (size_t i = 0; i < c.nr_pcs; i++)
+		fprintf(f, "0x%llx\n", (unsigned long long)c.pcs[i]);
+	if (!r)
+		printf("coverage: %s, %zu PCs, %d edges\n", c.outcome, c.nr_pcs, edges);
+	if (!r && !strcmp(c.outcome, "failed"))
+		r = -1;
+	mmf_guest_cover_free(&c);
+	return r;
+}
 
 /* Each program once in a guest; its reports' titles, exit 3 if any. */
 static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, const char *arch,
-			 const char *kernel, int timeout_ms, const char *const *guest_args)
+			 const char *kernel, int timeout_ms, const char *const *guest_args,
+			 const char *cover)
 {
+	FILE *f = NULL;
+
 	char work[] = "/var/tmp/mmfuzz-exec.XXXXXX", err[512];
 	struct mmf_guest_repro_opts go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = timeout_ms,
 					   .info = stdout, .guest_args = guest_args };
@@ -69,6 +90,8 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 		mmf_die("exec: %s", err);
 	if (!mkdtemp(work))
 		mmf_die("exec: %s: %s", work, strerror(errno));
+	if (cover && !(f = fopen(cover, "a")))
+		mmf_die("exec: cannot write %s: %s", cover, strerror(errno));
 	go.workdir = work;
 	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.arch->name,
 	       mmf_vm_accel_name(go.accel), im.kernel, work);
@@ -77,7 +100,8 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 		struct strbuf titles;
 
 		mmf_sb_init(&titles);
-		if (mmf_guest_repro_titles(g, &progs[i], 1, &titles)) {
+		if (f ? cover_one(g, &progs[i], f, &titles) :
+			mmf_guest_repro_titles(g, &progs[i], 1, &titles)) {
 			mmf_warnx_("%s: could not be run in the guest", paths[i]);
 			rc = 1;
 		}
@@ -88,6 +112,8 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	}
 	mmf_guest_repro_free(g);
 	mmf_vm_images_free(&im);
+	if (f && fclose(f))
+		mmf_die("exec: cannot write %s: %s", cover, strerror(errno));
 	printf("%d program(s), %d report(s)\n", n, reports);
 	return rc ? rc : reports ? 3 : 0;
 }
@@ -99,6 +125,7 @@ int cmd_exec(int argc, char **argv)
 	};
 	bool native = false, env_on = true, quiet = false;
 	const char *kernel = NULL, *arch = "x86_64", *exec_log = NULL, *gargs[3] = { NULL };
+	const char *cover = NULL;
 	/* eo.timeout_ms is an int, the table's durations int64_t. */
 	int64_t timeout_ms = 30000;
 	int corrupt_pin = -1;
@@ -110,6 +137,9 @@ int cmd_exec(int argc, char **argv)
 		MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &env_on,
 			"no swap devices or memory cgroup of our own"),
 		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &quiet, "print reports and the summary only"),
+		MMF_OPT("cover", "FILE", MMF_OPT_STR, &cover,
+			"with --kernel: append the kernel PCs the programs reach\n"
+			"(KCOV) to FILE, one per line"),
 		MMF_OPT("exec-log", "FILE", MMF_OPT_STR, &exec_log,
 			"append each program to FILE before it runs"),
 		MMF_OPT("corrupt-after", "N", MMF_OPT_INT, &eo.corrupt_after,
@@ -167,7 +197,9 @@ int cmd_exec(int argc, char **argv)
 	}
 	if (kernel)
 		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,
-				     gargs);
+				     gargs, cover);
+	if (cover)
+		mmf_die("exec: --cover runs the programs in a guest: give --kernel");
 	if (env_on && geteuid())
 		mmf_die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
 	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
@@ -188,7 +220,7 @@ int cmd_exec(int argc, char **argv)
 			break;
 		}
 		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", argv[first + i],
-		       status_name[r.status], r.nr_results, r.swapped, r.ns / 1e9);
+		       mmf_run_status_name(r.status), r.nr_results, r.swapped, r.ns / 1e9);
 		for (int k = 0; !quiet && k < r.nr_results; k++)
 			print_result(&progs[i], &r.results[k]);
 		for (int k = 0; k < r.nr_reports; k++)

@@ -72,6 +72,9 @@ int cmd_fuzz(int argc, char **argv)
 			"append each program here before it runs", .def = "OUT/exec.log"),
 		MMF_OPT("print-reports", NULL, MMF_OPT_FLAG, &fo.print_reports,
 			"print whole reports, not only their titles"),
+		MMF_OPT("cover-log", "PORT", MMF_OPT_STR, &fo.cover_log,
+			"trace the programs with KCOV and append each new PC to PORT\n"
+			"(a guest's coverage port; kvm/init gives it)"),
 		MMF_OPT("findings", "PORT", MMF_OPT_STR, &fo.findings,
 			"a guest's findings channel: send each oracle report to the\n"
 			"host and wait until it is saved there (kvm/init gives it)"),

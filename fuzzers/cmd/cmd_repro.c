@@ -13,6 +13,7 @@
 #include "fuzz/env.h"
 #include "fuzz/fuzz.h"
 #include "fuzz/native.h"
+#include "fuzz/stress.h"
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 #include "util/util.h"
@@ -29,7 +30,7 @@ struct repro_cmd {
 	struct mmf_env_opts env;
 	struct mmf_guest_repro_opts go;
 	bool native;
-	const char *serve, *kernel, *arch, *initrd;
+	const char *serve, *kernel, *arch, *initrd, *stress;
 	const char *gargs[12];
 	int ng;
 	char timeout[24];
@@ -99,9 +100,15 @@ static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 /* The guest's end: run what the host sends on the control port. */
 static int serve(struct repro_cmd *rc)
 {
+	struct mmf_stress_run *run = NULL;
+	struct mmf_stress_target t;
+	struct mmf_stress_sel sel;
 	char err[256];
 	struct mmf_env env;
 	int fd, r;
+
+	if (mmf_stress_parse(rc->stress, &sel, err, sizeof(err)))
+		mmf_die("repro: %s", err);
 
 	fd = open(rc->serve, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -114,7 +121,14 @@ static int serve(struct repro_cmd *rc)
 	rc->eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
 	mmf_env_exec_opts_c(&env, &rc->eo);
 	rc->eo.kmsg = mmf_kmsg_open();
-	r = mmf_serve(fd, &rc->eo, env.j);
+	if (sel.nr) {
+		mmf_stress_target_of(&env, "/tmp/mmfuzz-serve", &t);
+		if (mmf_stress_start(&sel, &t, mmf_now_ns(), &run, err, sizeof(err)))
+			mmf_warnx_("repro: %s: serving without stressors", err);
+	}
+	r = mmf_serve(fd, &rc->eo, env.j, run);
+	if (run)
+		mmf_stress_stop(run);
 	mmf_kmsg_close(rc->eo.kmsg);
 	mmf_env_teardown(&env);
 	close(fd);
@@ -127,6 +141,7 @@ int cmd_repro(int argc, char **argv)
 		.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
 		.ops = { .attempts = 5, .min_attempts = 2, .max_steps = 300, .log = log_line },
 		.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
+		.stress = "none",
 	};
 	static struct mmf_crash_progs crash;
 	const struct mmf_opt opts[] = {
@@ -145,6 +160,9 @@ int cmd_repro(int argc, char **argv)
 		CMD_OPT_TIMEOUT(&rc.go.timeout_ms),
 		MMF_OPT("serve", "PORT", MMF_OPT_STR, &rc.serve,
 			"in a guest: run what the host sends on this control port"),
+		MMF_OPT("stress", "LIST", MMF_OPT_STR, &rc.stress,
+			"with --serve: stressors beside the programs (see 'mmfuzz stress\n"
+			"--list'): 'all', 'none' or NAME[:KEY=N...][,NAME...]"),
 		MMF_OPT("swap", "PATH", MMF_OPT_STRS, rc.env.use_swaps,
 			"cycle this existing swap device instead of making any\n"
 			"(repeatable; for guests, whose init made them)", .hi = MMF_NR_SWAPS),

@@ -13,6 +13,7 @@
 #include "model/prog.h"
 
 struct mmf_kmsg;
+struct mmf_cover;
 
 struct mmf_exec_opts {
 	int timeout_ms;
@@ -24,6 +25,10 @@ struct mmf_exec_opts {
 	int exec_log_fd;
 	/* Kernel-log oracle, read after each program; NULL for none. */
 	struct mmf_kmsg *kmsg;
+	/* Kernel coverage of the calls (exec/kcov.h), reset for each
+	 * program; NULL for none.
+	 */
+	struct mmf_cover *cover;
 	/* A memory cgroup's cgroup.procs to put the program process in. */
 	const char *cgroup_procs;
 	/* Memory cgroup directories cg_move, cg_limit and cg_reclaim address:
@@ -64,6 +69,9 @@ enum mmf_run_status {
 	MMF_RUN_KILLED,		/* SIGKILL from outside, e.g. the OOM killer */
 	MMF_RUN_CRASHED,	/* died of another signal or exit status */
 };
+
+/* "ok", "timeout", "killed", "crashed". */
+const char *mmf_run_status_name(enum mmf_run_status s);
 
 struct mmf_call_result {
 	int16_t si;		/* statement index */

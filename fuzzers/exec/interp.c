@@ -19,6 +19,8 @@
 #include "exec/calls.h"
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/feedback.h"
+#include "exec/kcov.h"
 #include "exec/uffd.h"
 #include "exec/pmcheck.h"
 #include "model/uapi.h"
@@ -94,6 +96,20 @@ static int pagemap_fd(struct mmf_interp *in)
 	if (in->pagemap < 0)
 		in->pagemap = mmf_pagemap_open();
 	return in->pagemap;
+}
+
+/* /proc/kpageflags, for the state feedback: root only, -1 without it. */
+static int kpageflags_fd(struct mmf_interp *in)
+{
+	if (in->kpageflags == -2)
+		in->kpageflags = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	return in->kpageflags;
+}
+
+/* The state feedback of a ranged call: its pages' states before and after. */
+static bool state_feedback(struct mmf_interp *in, const struct mmf_stmt *s, int *idx, int *n)
+{
+	return in->o->cover && in->o->cover->state && mmf_stmt_range(s, idx, n);
 }
 
 /* What went wrong, for the title: a short class of the observed page. */
@@ -250,7 +266,8 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	const mmf_run_fn run = mmf_exec_calls[s->id];
 	unsigned int flags = mmf_calls[s->id].flags;
 	const char *why = NULL;
-	int experr = 0, swapped = -1, idx, n;
+	int experr = 0, swapped = -1, idx, n, nst = 0;
+	uint8_t before[MMF_STATE_PAGES], after[MMF_STATE_PAGES];
 	struct strbuf sb;
 	long res;
 
@@ -269,7 +286,17 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		mmf_model_unlock(in);
 	}
 	mmf_hang_enter(party, in->p, si, in->psz);
+	if (state_feedback(in, s, &idx, &n))
+		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
+				      in->psz, n, before);
+	mmf_kcov_call_begin(in->o->cover);
 	res = run(in, s, si);
+	mmf_kcov_call_end(in->o->cover);
+	if (nst) {
+		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
+				      in->psz, nst, after);
+		mmf_feedback_states(in->o->cover, s->id, before, after, nst);
+	}
 	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
 	if (!in->inflight && res >= 0 && (flags & MMF_CALL_LOCKS_RANGE))
@@ -323,6 +350,7 @@ static void *thread_main(void *arg)
 	struct thread_arg *ta = arg;
 
 	run_block(ta->in, ta->bi + 1, mmf_prog_block_end(ta->in->p, ta->bi), ta->bi);
+	mmf_kcov_task_exit();
 	free(ta);
 	return NULL;
 }
@@ -356,6 +384,7 @@ static long start_child(struct mmf_interp *in, int bi)
 	pthread_mutex_lock(&in->lock);
 	pid = fork();
 	if (pid == 0) {
+		mmf_kcov_forked();
 		pthread_mutex_init(&in->lock, NULL);
 		close(in->join_pipe[1]);
 		mmf_uffd_forked(in);
@@ -431,7 +460,10 @@ static void run_main(struct mmf_interp *in)
 				pthread_mutex_unlock(&in->lock);
 			}
 			in->inflight++;
+			/* fork's copy of the page tables is the program's coverage too. */
+			mmf_kcov_call_begin(in->o->cover);
 			res = s->id == MMF_FORK ? start_child(in, i) : start_thread(in, i);
+			mmf_kcov_call_end(in->o->cover);
 			record(in, i, -1, res, -1);
 			i = mmf_prog_block_end(p, i);
 			break;
@@ -489,6 +521,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 		in.pidfds[c] = -1;
 	in.sh = mmf_shadow_new((uint32_t)getpid() * 2654435761u ^ (uint32_t)mmf_now_ns());
 	in.pagemap = -1;
+	in.kpageflags = -2;
 	in.vmlck_base = MMF_VMLCK_UNREAD;
 	in.pm_checks = mmf_pmcheck_policy(p);
 	run_main(&in);
@@ -499,6 +532,8 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 			close(in.files[f]);
 	if (in.pagemap >= 0)
 		close(in.pagemap);
+	if (in.kpageflags >= 0)
+		close(in.kpageflags);
 	mmf_shadow_delete(in.sh);
 	pthread_mutex_destroy(&in.lock);
 }

@@ -19,6 +19,7 @@ struct mmf_interp {
 	long psz;
 	int outfd;
 	int pagemap;
+	int kpageflags;		/* -2: not opened yet */
 	int files[MMF_NR_FILES];
 	pid_t kids[MMF_NR_CHILDREN];
 	int pidfds[MMF_NR_CHILDREN];

@@ -19,6 +19,8 @@
 #include "exec/calls.h"
 #include "exec/hang.h"
 #include "exec/interp.h"
+#include "exec/feedback.h"
+#include "exec/kcov.h"
 #include "exec/knobs.h"
 #include "exec/pmcheck.h"
 #include "model/uapi.h"
@@ -203,6 +205,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	struct mmf_exec_saved saved;
 	struct mmf_hang_board *board;
 	struct mmf_acct_sys acct;
+	uint64_t vm0[MMF_NR_VMSTAT], vm1[MMF_NR_VMSTAT];
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
@@ -229,6 +232,10 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	mmf_knobs_save(p, o, &saved);
 	mmf_acct_sys_read(&acct, false);
 	board = mmf_hang_board_new();
+	if (o->cover)
+		mmf_cover_reset(o->cover);
+	if (o->cover && o->cover->state)
+		mmf_vmstat_read(vm0);
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
@@ -268,11 +275,28 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	buf = mmf_xmalloc(len + 1);
 	if (pread(outfd, buf, len, 0) == (ssize_t)len)
 		parse_records(r, buf, len);
+	if (o->cover && o->cover->state) {
+		mmf_vmstat_read(vm1);
+		mmf_feedback_vmstat(o->cover, vm0, vm1);
+		for (int i = 0; i < r->nr_results; i++)
+			mmf_feedback_result(o->cover, p->stmts[r->results[i].si].id,
+					    r->results[i].res);
+	}
 	free(buf);
 	close(outfd);
 	if (o->kmsg)
 		mmf_kmsg_poll(o->kmsg, kmsg_report, r);
 	return 0;
+}
+
+const char *mmf_run_status_name(enum mmf_run_status s)
+{
+	static const char *const names[] = {
+		[MMF_RUN_OK] = "ok", [MMF_RUN_TIMEOUT] = "timeout",
+		[MMF_RUN_KILLED] = "killed", [MMF_RUN_CRASHED] = "crashed",
+	};
+
+	return names[s];
 }
 
 void mmf_exec_result_free(struct mmf_exec_result *r)

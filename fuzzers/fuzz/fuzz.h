@@ -24,6 +24,7 @@ struct mmf_fuzz_opts {
 	const char *exec_log;	/* NULL: OUT/exec.log; a guest gives its log port */
 	bool print_reports;	/* whole reports on stdout (a guest's console) */
 	const char *findings;	/* a guest's findings channel (vm/vm.h), NULL: none */
+	const char *cover_log;	/* a guest's coverage port (fuzz/coverlog.h), NULL: none */
 	/* Test hooks for the crash path: after this many programs, provoke
 	 * an LKDTM crash of this type, or go silent as a hung machine would.
 	 */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz/coverlog.h"
 #include "fuzz/fuzz.h"
 #include "fuzz/stress.h"
 #include "oracle/kmsg.h"
@@ -180,6 +181,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	uint8_t *seen = mmf_xcalloc(SIGNAL_BITS / 8, 1);
 	struct mmf_stress_target target;
 	struct mmf_stress_run *run = NULL;
+	struct mmf_cover_log *clog = NULL;
 	struct mmf_prog prog;
 	uint64_t t0 = mmf_now_ns(), last = t0;
 	char err[512];
@@ -205,6 +207,10 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	eo.cgroup_procs = env->procs[0] ? env->procs : NULL;
 	mmf_env_exec_opts_c(env, &eo);
 	eo.kmsg = mmf_kmsg_open();
+	if (o->cover_log && !(clog = mmf_cover_log_open(o->cover_log)))
+		mmf_warnx_("coverage log %s: %s: no coverage recorded", o->cover_log,
+			   strerror(errno));
+	eo.cover = mmf_cover_log_map(clog);
 	if (!eo.kmsg)
 		mmf_warnx_("cannot read /dev/kmsg (%s): kernel reports will be missed",
 		       strerror(errno));
@@ -236,6 +242,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		st->crashed += r.status == MMF_RUN_CRASHED;
 		mmf_callstats_add(&st->percall, &prog, &r);
 		handle_reports(o, &prog, &r, st);
+		mmf_cover_log_take(clog);
 		if (new_signal(seen, &prog, &r)) {
 			if (npool < POOL_MAX)
 				pool[npool++] = prog;
@@ -254,6 +261,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	if (run)
 		mmf_stress_stop(run);
 	mmf_kmsg_close(eo.kmsg);
+	mmf_cover_log_close(clog);
 	close(eo.exec_log_fd);
 	free(pool);
 	free(seen);

@@ -25,10 +25,13 @@ int mmf_native_run(void *ctx, const struct mmf_prog *progs, int n, const char *t
 /*
  * Serve the host's requests (protocol in repro/repro.h) on fd, a guest's
  * control port: programs run with mmf_native_titles(), benchmarks with
- * knob changes journaled in j; until the host closes its end. Returns 0
- * then, -1 on a read error.
+ * knob changes journaled in j, and told to the stressors of run (NULL:
+ * none) as the fuzzer's programs are; until the host closes its end.
+ * Returns 0 then, -1 on a read error.
  */
 struct mmf_journal;
-int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j);
+struct mmf_stress_run;
+int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j,
+	      struct mmf_stress_run *run);
 
 #endif

@@ -7,9 +7,95 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "exec/kcov.h"
 #include "fuzz/native.h"
+#include "fuzz/stress.h"
 #include "repro/repro.h"
+#include "util/focus.h"
 #include "util/util.h"
+
+/* The coverage map of cover requests and its focus: one per guest. */
+static struct mmf_focus focus;
+static bool focused;
+static struct mmf_cover *cover;
+
+static int set_focus(const char *req)
+{
+	char err[256];
+
+	mmf_focus_free(&focus);
+	focused = false;
+	if (mmf_focus_parse(req + strlen(MMF_SERVE_FOCUS), strlen(req + strlen(MMF_SERVE_FOCUS)),
+			    &focus, err, sizeof(err))) {
+		mmf_warnx_("serve: bad focus: %s", err);
+		return -1;
+	}
+	focused = true;
+	return 0;
+}
+
+/* Lines of at most per items each: the host reads lines of 4 KiB. */
+static void put_items(struct strbuf *out, const char *key, int *k, int per)
+{
+	if (*k && *k % per == 0)
+		mmf_sb_printf(out, "\n%s", key);
+	else if (!*k)
+		mmf_sb_puts(out, key);
+	(*k)++;
+}
+
+/* One program with kernel coverage: its status, titles, edges and PCs. */
+static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct strbuf *out)
+{
+	struct mmf_exec_opts eo = *opts;
+	struct mmf_exec_result r;
+	struct mmf_prog p;
+	char err[256];
+	int k;
+
+	if (mmf_prog_parse(req + strlen(MMF_SERVE_COVER), &p, err, sizeof(err))) {
+		mmf_warnx_("serve: bad program: %s", err);
+		return -1;
+	}
+	if (!cover)
+		cover = mmf_cover_new(NULL);
+	if (!cover)
+		return -1;
+	/* Without KCOV, what the program did to the machine and its pages. */
+	cover->state = !mmf_kcov_available();
+	cover->focus = focused ? &focus : NULL;
+	eo.cover = cover;
+	if (mmf_exec_prog(&p, &eo, &r))
+		return -1;
+	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s\n", mmf_run_status_name(r.status),
+		      (unsigned long long)r.ns, cover->state ? "state" : "kcov");
+	for (int i = 0; i < r.nr_reports; i++) {
+		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
+			      (int)strcspn(r.reports[i].title, "\n"), r.reports[i].title);
+		mmf_sb_escaped_line(out, r.reports[i].body);
+		mmf_sb_puts(out, "\n");
+	}
+	mmf_exec_result_free(&r);
+	k = 0;
+	for (int e = 0; e < MMF_COVER_EDGES; e++) {
+		if (!cover->edges[e])
+			continue;
+		put_items(out, MMF_SERVE_EDGES, &k, 256);
+		mmf_sb_printf(out, "%x:%x ", e, cover->edges[e]);
+	}
+	if (k)
+		mmf_sb_puts(out, "\n");
+	k = 0;
+	for (int i = 0; i < MMF_COVER_PCS; i++) {
+		if (!cover->pcs[i])
+			continue;
+		put_items(out, MMF_SERVE_PCS, &k, 128);
+		mmf_sb_printf(out, "%llx ", (unsigned long long)cover->pcs[i]);
+	}
+	if (k)
+		mmf_sb_puts(out, "\n");
+	return 0;
+}
 
 /* Runs of a benchmark on the swap devices the programs use. */
 static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const char *req,
@@ -62,6 +148,14 @@ static void answer(int fd, const struct mmf_exec_opts *opts, struct mmf_journal 
 		rc = bench(opts, j, req, &out);
 		goto done;
 	}
+	if (!strncmp(req, MMF_SERVE_FOCUS "\n", strlen(MMF_SERVE_FOCUS) + 1)) {
+		rc = set_focus(req);
+		goto done;
+	}
+	if (!strncmp(req, MMF_SERVE_COVER "\n", strlen(MMF_SERVE_COVER) + 1)) {
+		rc = cover_one(opts, req, &out);
+		goto done;
+	}
 	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));
 	if (n < 0)
 		mmf_warnx_("serve: bad request: %s", err);
@@ -76,7 +170,8 @@ done:
 	mmf_sb_free(&titles);
 }
 
-int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
+int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j,
+	      struct mmf_stress_run *run)
 {
 	static const char end[] = "\n" MMF_SERVE_END "\n";
 	struct strbuf in;
@@ -101,6 +196,7 @@ int mmf_serve(int fd, const struct mmf_exec_opts *opts, struct mmf_journal *j)
 
 			*e = '\0';
 			answer(fd, opts, j, in.buf);
+			mmf_stress_beat(run);
 			memmove(in.buf, in.buf + used, in.len - used + 1);
 			in.len -= used;
 		}

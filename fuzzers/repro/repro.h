@@ -60,6 +60,24 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
  * instead: one MMF_SERVE_BENCH line per run with its JSON, then done.
  */
 #define MMF_SERVE_BENCH	"bench "
+/*
+ * Coverage-guided fuzzing from the host (an AFL++ engine): a request whose
+ * first line is MMF_SERVE_FOCUS sets the coverage focus, the rest of it
+ * being the ranges' text (util/focus.h); then "done 0". A request whose
+ * first line is MMF_SERVE_COVER runs the one program after it with kernel
+ * coverage and answers, besides its titles, MMF_SERVE_STATUS and the run
+ * status's name, the program's run time in ns and the feedback ("kcov", or
+ * "state" without KCOV: exec/feedback.h), for each report of its oracles or the kernel log its
+ * MMF_SERVE_TITLE line and an MMF_SERVE_REPORT line with the report's text
+ * (mmf_sb_escaped_line()), MMF_SERVE_EDGES lines of "index:count" hex pairs and
+ * MMF_SERVE_PCS lines of hex PCs (the focus's distinct PCs), then "done 0".
+ */
+#define MMF_SERVE_FOCUS	"focus"
+#define MMF_SERVE_COVER	"cover"
+#define MMF_SERVE_STATUS	"status "
+#define MMF_SERVE_REPORT	"report "
+#define MMF_SERVE_EDGES	"edges "
+#define MMF_SERVE_PCS	"pcs "
 #define MMF_SERVE_END	"# mmfuzz: end of request"
 #define MMF_SERVE_TITLE	"title "
 #define MMF_SERVE_DONE	"done "

@@ -416,3 +416,33 @@ void mmf_die_with_parent(pid_t parent, int sig, int status)
 	if (getppid() != parent)
 		_exit(status);
 }
+
+void mmf_sb_escaped_line(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\n')
+			mmf_sb_puts(sb, "\\n");
+		else if (*s == '\\')
+			mmf_sb_puts(sb, "\\\\");
+		else
+			mmf_sb_add(sb, s, 1);
+	}
+}
+
+char *mmf_unescape_line(const char *s)
+{
+	struct strbuf sb;
+
+	mmf_sb_init(&sb);
+	for (; *s; s++) {
+		if (*s == '\\' && (s[1] == 'n' || s[1] == '\\')) {
+			mmf_sb_add(&sb, s[1] == 'n' ? "\n" : "\\", 1);
+			s++;
+		} else {
+			mmf_sb_add(&sb, s, 1);
+		}
+	}
+	if (!sb.buf)
+		mmf_sb_add(&sb, "", 0);
+	return mmf_sb_detach(&sb);
+}

@@ -52,6 +52,10 @@ void mmf_sb_json_str(struct strbuf *sb, const char *s);
  */
 void mmf_sb_html(struct strbuf *sb, const char *s);
 
+/* s on one line: newline as \\n, backslash as \\\\; and back (malloc'ed). */
+void mmf_sb_escaped_line(struct strbuf *sb, const char *s);
+char *mmf_unescape_line(const char *s);
+
 /* Read a whole file; NULL with errno set on failure. *len excludes the NUL. */
 char *mmf_read_file(const char *path, size_t *len);
 /* write(2) all of buf, retrying on EINTR and short writes. */

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz/coverlog.h"
+#include "util/util.h"
+
+struct mmf_cover_log {
+	int fd;
+	struct mmf_cover *map;
+	uint8_t seen_edges[MMF_COVER_EDGES];
+	long nr_edges;
+	uint64_t *pcs;		/* open addressing, 0 empty */
+	size_t cap, nr;
+};
+
+struct mmf_cover_log *mmf_cover_log_open(const char *path)
+{
+	struct mmf_cover_log *l;
+
+	if (!mmf_kcov_available()) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	l = mmf_xcalloc(1, sizeof(*l));
+	l->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	l->map = l->fd < 0 ? NULL : mmf_cover_new(NULL);
+	if (!l->map) {
+		if (l->fd >= 0)
+			close(l->fd);
+		free(l);
+		return NULL;
+	}
+	l->cap = 1 << 16;
+	l->pcs = mmf_xcalloc(l->cap, sizeof(*l->pcs));
+	return l;
+}
+
+struct mmf_cover *mmf_cover_log_map(struct mmf_cover_log *l)
+{
+	return l ? l->map : NULL;
+}
+
+static bool add_pc(struct mmf_cover_log *l, uint64_t pc)
+{
+	size_t i;
+
+	if (2 * (l->nr + 1) > l->cap) {
+		uint64_t *old = l->pcs;
+		size_t cap = l->cap;
+
+		l->cap *= 2;
+		l->nr = 0;
+		l->pcs = mmf_xcalloc(l->cap, sizeof(*l->pcs));
+		for (size_t k = 0; k < cap; k++)
+			if (old[k])
+				add_pc(l, old[k]);
+		free(old);
+	}
+	for (i = (pc * 0x9e3779b97f4a7c15ull) >> 40 & (l->cap - 1); l->pcs[i];
+	     i = (i + 1) & (l->cap - 1))
+		if (l->pcs[i] == pc)
+			return false;
+	l->pcs[i] = pc;
+	l->nr++;
+	return true;
+}
+
+void mmf_cover_log_take(struct mmf_cover_log *l)
+{
+	long edges = l ? l->nr_edges : 0;
+	struct strbuf sb;
+
+	if (!l)
+		return;
+	mmf_sb_init(&sb);
+	for (size_t i = 0; i < MMF_COVER_PCS; i++)
+		if (l->map->pcs[i] && add_pc(l, l->map->pcs[i]))
+			mmf_sb_printf(&sb, "0x%llx\n", (unsigned long long)l->map->pcs[i]);
+	for (int e = 0; e < MMF_COVER_EDGES; e++)
+		if (l->map->edges[e] && !l->seen_edges[e]) {
+			l->seen_edges[e] = 1;
+			l->nr_edges++;
+		}
+	if (l->nr_edges != edges)
+		mmf_sb_printf(&sb, "# edges %ld\n", l->nr_edges);
+	if (sb.len && mmf_write_all(l->fd, sb.buf, sb.len))
+		mmf_warnx_("coverage log: %s", strerror(errno));
+	mmf_sb_free(&sb);
+}
+
+void mmf_cover_log_close(struct mmf_cover_log *l)
+{
+	if (!l)
+		return;
+	close(l->fd);
+	mmf_cover_free(l->map);
+	free(l->pcs);
+	free(l);
+}
