@@ -224,6 +224,12 @@ kernel:
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 	@scripts/bench.sh $(O)
 
+# The two engines side by side on the fuzzing kernel, RUNS runs of BUDGET.
+BUDGET	?= 10m
+RUNS	?= 3
+bench-coverage: all
+	@scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus
 	install -m 755 $(O)/mmfuzz $(DESTDIR)$(PREFIX)/bin/mmfuzz
@@ -234,7 +240,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench install clean static static-arm64
+.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench bench-coverage install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

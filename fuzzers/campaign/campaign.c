@@ -44,7 +44,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.ready = "mmfuzz: fuzzing natively",
 	};
 	const char *args[32];
-	char dur[32], *work, *exec_log, *console;
+	char dur[32], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
@@ -75,6 +75,10 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	console = mmf_xasprintf("%s/console.log", work);
 	c.workdir = work;
 	c.exec_log = exec_log;
+	if (o->cover) {
+		pcs = mmf_xasprintf("%s/pcs", g->dir);
+		c.cover_log = pcs;
+	}
 	g->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	r = g->console_fd < 0 ? -1 : mmf_vm_start(&c, &g->vm, err, n);
 	if (g->console_fd < 0)
@@ -89,6 +93,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	free(work);
 	free(exec_log);
 	free(console);
+	free(pcs);
 	g->mon = mmf_monitor_new(&mo, mmf_now_ns() / 1000000);
 	mmf_sb_init(&g->exec);
 	g->running = false;

@@ -41,6 +41,15 @@ struct mmf_campaign_opts {
 	 */
 	const char *const *lkdtm;
 	int nr_lkdtm;
+	/* The AFL++ engine (campaign/afl.h): seeds, the coverage focus (a
+	 * spec of mmf_focus_load() in focus_vmlinux; NULL: all PCs), and the
+	 * serving guests' stressors (NULL: their default).
+	 */
+	const char *const *corpus;
+	const char *focus, *focus_vmlinux;
+	const char *stress;
+	/* The mmfuzz engine: record the PCs the guests reach (OUT/vm-N/pcs). */
+	bool cover;
 	volatile int *stop;	/* set by a signal handler */
 	FILE *info;
 };

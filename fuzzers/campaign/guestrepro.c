@@ -140,6 +140,28 @@ static void wait_io(struct mmf_guest_repro *g, int ms)
 	poll(pf, 2, ms);
 }
 
+static int send_request(struct mmf_guest_repro *g, const struct strbuf *req);
+static int answered(struct mmf_guest_repro *g, int64_t timeout_ms, struct strbuf *answer);
+
+/* The focus, once the guest is ready: it keeps it for every cover request. */
+static int send_focus(struct mmf_guest_repro *g)
+{
+	struct strbuf req, answer;
+	int r;
+
+	if (!g->o.focus)
+		return 0;
+	mmf_sb_init(&req);
+	mmf_sb_init(&answer);
+	mmf_sb_printf(&req, MMF_SERVE_FOCUS "\n%s\n" MMF_SERVE_END "\n", g->o.focus);
+	r = send_request(g, &req) ? -1 : answered(g, 10000, &answer);
+	if (r)
+		info(g, "boot %d: the guest did not take the focus", g->boots);
+	mmf_sb_free(&req);
+	mmf_sb_free(&answer);
+	return r;
+}
+
 static int boot_once(struct mmf_guest_repro *g)
 {
 	int64_t deadline = MMF_VM_BOOT_MS * 2 * mmf_vm_slowdown(g->o.accel);
@@ -187,7 +209,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		if (k > 0) {
 			info(g, "boot %d ready in %.1f s", g->boots, (mmf_now_ns() - t0) / 1e9);
 			g->console.len = 0;
-			r = 0;
+			r = send_focus(g);
 			goto out;
 		}
 		if (k < 0)
@@ -212,6 +234,11 @@ static int ensure_guest(struct mmf_guest_repro *g)
 	return g->vm ? 0 : -1;
 }
 
+int mmf_guest_repro_start(struct mmf_guest_repro *g)
+{
+	return ensure_guest(g);
+}
+
 static int send_request(struct mmf_guest_repro *g, const struct strbuf *req)
 {
 	return mmf_write_all(mmf_vm_ctl_fd(g->vm), req->buf, req->len);
@@ -228,7 +255,8 @@ static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct
 {
 	int64_t deadline = (timeout_ms + MMF_VM_PROG_MS) * mmf_vm_slowdown(g->o.accel);
 	uint64_t t0 = mmf_now_ns();
-	char line[4096];
+	/* A report's line can be long; one guest at a time reads here. */
+	static char line[1 << 16];
 
 	while ((int64_t)((mmf_now_ns() - t0) / 1000000) < deadline) {
 		int k;
@@ -247,12 +275,19 @@ static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct
 	return HUNG;
 }
 
+/* 0 when the guest answered "done 0" within the time. */
+static int answered(struct mmf_guest_repro *g, int64_t timeout_ms, struct strbuf *answer)
+{
+	return follow(g, timeout_ms, answer) == DONE ? 0 : -1;
+}
+
 /*
  * Send a request, follow it, and add the console's kernel reports; a
  * guest that is no longer clean is stopped (the next request boots one).
  */
 static enum outcome request(struct mmf_guest_repro *g, const struct strbuf *req,
-			    int64_t timeout_ms, struct strbuf *answer, int *nr_reports)
+			    int64_t timeout_ms, struct strbuf *answer, struct strbuf *console,
+			    int *nr_reports)
 {
 	struct mmf_report *reps;
 	enum outcome out;
@@ -271,6 +306,8 @@ static enum outcome request(struct mmf_guest_repro *g, const struct strbuf *req,
 		mmf_sb_printf(answer, MMF_SERVE_TITLE "%s\n", reps[i].title);
 	if (nr > 0)
 		mmf_reports_free(reps, nr);
+	if (console && (nr > 0 || out == DIED))
+		mmf_sb_add(console, g->console.buf ? g->console.buf : "", g->console.len);
 	/* Only a kernel that never reported goes on to the next run. */
 	if (out != DONE || nr > 0)
 		stop(g);
@@ -296,7 +333,7 @@ int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *pro
 		mmf_prog_print(&progs[i], &req);
 	}
 	mmf_sb_puts(&req, "\n" MMF_SERVE_END "\n");
-	out = request(g, &req, g->o.timeout_ms, &answer, &nr);
+	out = request(g, &req, g->o.timeout_ms, &answer, NULL, &nr);
 	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
 		size_t len = strcspn(p, "\n");
 
@@ -343,7 +380,7 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 	mmf_sb_init(&answer);
 	mmf_sb_printf(&req, MMF_SERVE_BENCH "%s %d\n" MMF_SERVE_END "\n", name, runs);
 	/* A run is seconds under KVM; allow a minute each. */
-	out = request(g, &req, 60000LL * runs, &answer, &nr);
+	out = request(g, &req, 60000LL * runs, &answer, NULL, &nr);
 	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
 		size_t len = strcspn(p, "\n");
 
@@ -357,4 +394,123 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 	mmf_sb_free(&req);
 	mmf_sb_free(&answer);
 	return out == DONE ? got : -1;
+}
+
+static void clear_reports(struct mmf_guest_cover *c)
+{
+	for (int i = 0; i < c->nr_reports; i++) {
+		free(c->rep[i].title);
+		free(c->rep[i].body);
+	}
+	c->nr_reports = 0;
+}
+
+static void add_report(struct mmf_guest_cover *c, const char *title, char *body, bool kernel)
+{
+	if (c->nr_reports == MMF_GUEST_COVER_REPORTS) {
+		free(body);
+		return;
+	}
+	c->rep[c->nr_reports].title = mmf_xstrdup(title);
+	c->rep[c->nr_reports].body = body;
+	c->rep[c->nr_reports++].kernel = kernel;
+}
+
+void mmf_guest_cover_init(struct mmf_guest_cover *c)
+{
+	memset(c, 0, sizeof(*c));
+	mmf_sb_init(&c->console);
+	c->edges = mmf_xcalloc(MMF_GUEST_COVER_EDGES, 1);
+}
+
+void mmf_guest_cover_free(struct mmf_guest_cover *c)
+{
+	clear_reports(c);
+	mmf_sb_free(&c->console);
+	free(c->edges);
+	free(c->pcs);
+	memset(c, 0, sizeof(*c));
+}
+
+/* An answer's line into c; title is the last title line seen. */
+static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *title, size_t n)
+{
+	char *end;
+
+	if (!strncmp(line, MMF_SERVE_EDGES, strlen(MMF_SERVE_EDGES))) {
+		for (const char *p = line + strlen(MMF_SERVE_EDGES); *p; p = end) {
+			unsigned long i = strtoul(p, &end, 16), k;
+
+			if (end == p || *end != ':')
+				break;
+			k = strtoul(end + 1, &end, 16);
+			if (i < MMF_GUEST_COVER_EDGES)
+				c->edges[i] = k > 0xff ? 0xff : k;
+		}
+	} else if (!strncmp(line, MMF_SERVE_PCS, strlen(MMF_SERVE_PCS))) {
+		for (const char *p = line + strlen(MMF_SERVE_PCS); *p; p = end) {
+			uint64_t pc = strtoull(p, &end, 16);
+
+			if (end == p)
+				break;
+			if (c->nr_pcs == c->cap_pcs) {
+				c->cap_pcs = c->cap_pcs ? 2 * c->cap_pcs : 1024;
+				c->pcs = mmf_xrealloc(c->pcs, c->cap_pcs * sizeof(*c->pcs));
+			}
+			c->pcs[c->nr_pcs++] = pc;
+		}
+	} else if (!strncmp(line, MMF_SERVE_STATUS, strlen(MMF_SERVE_STATUS))) {
+		unsigned long long ns = 0;
+
+		if (sscanf(line + strlen(MMF_SERVE_STATUS), "%15s %llu", c->outcome, &ns) >= 1)
+			c->run_ns = ns;
+	} else if (!strncmp(line, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
+		snprintf(title, n, "%s", line + strlen(MMF_SERVE_TITLE));
+	} else if (!strncmp(line, MMF_SERVE_REPORT, strlen(MMF_SERVE_REPORT))) {
+		add_report(c, title, mmf_unescape_line(line + strlen(MMF_SERVE_REPORT)), false);
+	}
+}
+
+int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
+			  struct mmf_guest_cover *c)
+{
+	struct strbuf req, answer;
+	struct mmf_report *reps;
+	char title[512] = "";
+	enum outcome out;
+	int nr;
+
+	memset(c->edges, 0, MMF_GUEST_COVER_EDGES);
+	c->nr_pcs = 0;
+	c->console.len = 0;
+	clear_reports(c);
+	c->outcome[0] = '\0';
+	c->run_ns = 0;
+	if (ensure_guest(g))
+		return -1;
+	mmf_sb_init(&req);
+	mmf_sb_init(&answer);
+	mmf_sb_puts(&req, MMF_SERVE_COVER "\n");
+	mmf_prog_print(p, &req);
+	mmf_sb_puts(&req, "\n" MMF_SERVE_END "\n");
+	out = request(g, &req, g->o.timeout_ms, &answer, &c->console, &nr);
+	for (char *l = answer.buf; l && *l;) {
+		char *nl = strchr(l, '\n');
+
+		if (nl)
+			*nl = '\0';
+		take_cover_line(c, l, title, sizeof(title));
+		l = nl ? nl + 1 : NULL;
+	}
+	/* The console's kernel reports, with their text. */
+	nr = c->console.len ? mmf_report_parse(c->console.buf, c->console.len, &reps) : 0;
+	for (int i = 0; i < nr; i++)
+		add_report(c, reps[i].title, mmf_xstrdup(reps[i].text ? reps[i].text : ""), true);
+	if (nr > 0)
+		mmf_reports_free(reps, nr);
+	if (out != DONE)
+		snprintf(c->outcome, sizeof(c->outcome), "%s", outcome_names[out]);
+	mmf_sb_free(&req);
+	mmf_sb_free(&answer);
+	return 0;
 }

@@ -9,6 +9,7 @@
 #ifndef MMF_GUESTREPRO_H
 #define MMF_GUESTREPRO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,6 +28,8 @@ struct mmf_guest_repro_opts {
 	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
 	const char *const *guest_args;
 	FILE *info;		/* "mmfuzz: ..." progress lines, NULL: none */
+	/* Coverage focus text (util/focus.h) sent after each boot, NULL: all. */
+	const char *focus;
 };
 
 struct mmf_guest_repro;
@@ -41,6 +44,8 @@ int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, cons
 			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
 
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o);
+/* Boot a guest now if none runs (else the next request does): 0 or -1. */
+int mmf_guest_repro_start(struct mmf_guest_repro *g);
 /* mmf_repro_ops.run: ctx is a struct mmf_guest_repro. */
 int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);
 /*
@@ -55,6 +60,35 @@ int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *pro
  */
 int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 			  struct strbuf *json);
+/*
+ * One program with kernel coverage (MMF_SERVE_COVER). outcome: the run's
+ * status name, or "died", "hung", "failed" (no KCOV, or not run); the
+ * reports of the guest's oracles and of its console (kernel: true), whose
+ * console (the request's) is then kept, and the guest replaced; edges: the
+ * hit counts (MMF_GUEST_COVER_EDGES, zeroed first); pcs: distinct PCs.
+ */
+#define MMF_GUEST_COVER_EDGES	65536
+#define MMF_GUEST_COVER_REPORTS	8
+
+struct mmf_guest_cover {
+	char outcome[16];
+	uint64_t run_ns;	/* the program's run in the guest */
+	int nr_reports;
+	struct {
+		char *title, *body;
+		bool kernel;
+	} rep[MMF_GUEST_COVER_REPORTS];
+	struct strbuf console;
+	uint8_t *edges;
+	uint64_t *pcs;
+	size_t nr_pcs, cap_pcs;
+};
+
+void mmf_guest_cover_init(struct mmf_guest_cover *c);
+void mmf_guest_cover_free(struct mmf_guest_cover *c);
+/* 0, or -1 when no guest boots. */
+int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
+			  struct mmf_guest_cover *c);
 /* Guests booted so far. */
 int mmf_guest_repro_boots(const struct mmf_guest_repro *g);
 /* Stop the guest, free g. */

@@ -25,6 +25,8 @@ int cmd_campaign(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
+int cmd_afl_target(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 /*
  * Options several commands share: one name, help and check each. The

@@ -27,6 +27,8 @@ static const struct cmd {
 	{ "bench", cmd_bench, "run the mm benchmarks (swap, PAGEOUT, mlock) on this kernel" },
 	{ "validate", cmd_validate, "compare a base and a patched kernel: reproducers, benchmarks, fuzzing" },
 	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
+	{ "afl-target", cmd_afl_target, "the AFL++ engine's target: afl-fuzz runs it" },
+	{ "corpus", cmd_corpus, "minimize AFL++ engine queues into a corpus (one input per edge)" },
 };
 
 static void usage(FILE *f)

@@ -27,19 +27,32 @@ const char *mmf_vm_cache_dir(void)
 	return d && *d ? d : "/var/cache/mmfuzz";
 }
 
-/* KASAN per the .config beside a kernel image: 1, 0, or -1 without one. */
-static int kasan_of(const char *image)
+/* An option per the .config beside a kernel image: 1, 0, or -1 without one. */
+static int config_of(const char *image, const char *opt)
 {
 	char *dir = mmf_xstrdup(image), *cfg = mmf_xasprintf("%s/.config", dirname(dir));
-	char *text = mmf_read_file(cfg, NULL);
+	char *text = mmf_read_file(cfg, NULL), *line = mmf_xasprintf("\n%s=y\n", opt);
 	int on = -1;
 
 	if (text)
-		on = strstr(text, "\nCONFIG_KASAN=y\n") != NULL;
+		on = strstr(text, line) != NULL;
+	free(line);
 	free(text);
 	free(cfg);
 	free(dir);
 	return on;
+}
+
+/* The vmlinux beside a kernel image, or NULL. */
+static char *vmlinux_of(const char *image)
+{
+	char *dir = mmf_xstrdup(image), *v = mmf_xasprintf("%s/vmlinux", dirname(dir));
+
+	free(dir);
+	if (!access(v, R_OK))
+		return v;
+	free(v);
+	return NULL;
 }
 
 /* The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or NULL. */
@@ -199,7 +212,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	char *modules = NULL, *deb[2];
 
 	memset(im, 0, sizeof(*im));
-	im->kasan = -1;
+	im->kasan = im->kcov = -1;
 	/* "debian": Debian's even when a fuzzing kernel was built (to compare). */
 	if (kernel && strcmp(kernel, "debian"))
 		im->kernel = mmf_xstrdup(kernel);
@@ -210,14 +223,16 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 		return -1;
 	}
 	if (im->kernel) {
-		im->kasan = kasan_of(im->kernel);
+		im->kasan = config_of(im->kernel, "CONFIG_KASAN");
+		im->kcov = config_of(im->kernel, "CONFIG_KCOV");
+		im->vmlinux = vmlinux_of(im->kernel);
 	} else {
 		if (run_script("fetch-kernel.sh", a->name, NULL, deb, 2, err, n))
 			return -1;
 		im->kernel = deb[0];
 		modules = deb[1];
 		im->debian = true;
-		im->kasan = 0;
+		im->kasan = im->kcov = 0;
 	}
 	if (initrd) {
 		im->initrd = mmf_xstrdup(initrd);
@@ -263,5 +278,6 @@ void mmf_vm_images_free(struct mmf_vm_images *im)
 {
 	free(im->kernel);
 	free(im->initrd);
+	free(im->vmlinux);
 	memset(im, 0, sizeof(*im));
 }

@@ -106,10 +106,17 @@ struct mmf_vm_config {
 	 * has saved it (store/wire.h).
 	 */
 	bool findings;
+	/*
+	 * The coverage log: a virtio port named MMF_VM_COVER_PORT whose bytes
+	 * QEMU appends to this host file; the guest's fuzzer writes the new
+	 * PCs its programs reached there (mmfuzz fuzz --cover-log). NULL: none.
+	 */
+	const char *cover_log;
 };
 
 #define MMF_VM_CTL_PORT		"mmfuzz.ctl"
 #define MMF_VM_FINDINGS_PORT	"mmfuzz.findings"
+#define MMF_VM_COVER_PORT	"mmfuzz.cover"
 
 /*
  * The kernel command line: console, panic on any oops or warning, watchdog
@@ -164,6 +171,8 @@ struct mmf_vm_images {
 	char *initrd;
 	bool debian;		/* Debian's prebuilt kernel, not a fuzzing kernel */
 	int kasan;		/* 1 on, 0 off, -1 unknown */
+	int kcov;		/* the same */
+	char *vmlinux;		/* beside a built kernel, NULL if none */
 };
 
 /* $MMFUZZ_CACHE, or /var/cache/mmfuzz. */

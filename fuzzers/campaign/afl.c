@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "campaign/afl.h"
+#include "model/prog.h"
+#include "store/store.h"
+#include "symbolize/cover.h"
+#include "util/rand.h"
+#include "util/util.h"
+
+#define PROGRESS_MS	30000
+/* afl-fuzz's stop: its fork server's last request, then the guest's teardown. */
+#define STOP_GRACE_MS	(2 * MMF_VM_TEARDOWN_MS)
+#define SEED_MAX	(64 << 10)
+/* The self-test's crash comes after the seeds' dry run, while fuzzing. */
+#define SELFTEST_EXEC	30
+
+bool mmf_afl_available(void)
+{
+	return !system("command -v afl-fuzz >/dev/null 2>&1");
+}
+
+static char *exe_dir(void)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0)
+		return mmf_xstrdup(".");
+	exe[len] = '\0';
+	return mmf_xstrdup(dirname(exe));
+}
+
+static uint64_t fnv(const void *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* One seed file, named by its content: the same program twice is one seed. */
+static int put_seed(const char *dir, const void *buf, size_t n, int *nr)
+{
+	char *path = mmf_xasprintf("%s/seed-%016llx", dir, (unsigned long long)fnv(buf, n));
+	int r = mmf_write_file_new(path, buf, n);
+
+	free(path);
+	if (!r)
+		(*nr)++;
+	return r && errno != EEXIST ? -1 : 0;
+}
+
+/* A text program (*.mmf) in its byte form, or bytes as they are. */
+static int seed_file(const char *dir, const char *path, int *nr, char *err, size_t n)
+{
+	size_t len, k = strlen(path);
+	char *text = mmf_read_file(path, &len), perr[256];
+	uint8_t buf[SEED_MAX];
+	struct mmf_prog p;
+	int r;
+
+	if (!text) {
+		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (k > 4 && !strcmp(path + k - 4, ".mmf")) {
+		if (mmf_prog_parse(text, &p, perr, sizeof(perr))) {
+			snprintf(err, n, "corpus %s: %s", path, perr);
+			free(text);
+			return -1;
+		}
+		len = mmf_prog_encode(&p, buf, sizeof(buf));
+		r = put_seed(dir, buf, len, nr);
+	} else {
+		r = len && len <= SEED_MAX ? put_seed(dir, text, len, nr) : 0;
+	}
+	free(text);
+	if (r)
+		snprintf(err, n, "seeds in %s: %s", dir, strerror(errno));
+	return r;
+}
+
+/* The regular files of a directory, not below it. */
+static int seed_files(const char *dir, const char *from, int *nr, char *err, size_t n)
+{
+	DIR *d = opendir(from);
+	struct dirent *e;
+	int r = 0;
+
+	if (!d) {
+		snprintf(err, n, "corpus %s: %s", from, strerror(errno));
+		return -1;
+	}
+	while (!r && (e = readdir(d))) {
+		char *path = mmf_xasprintf("%s/%s", from, e->d_name);
+		struct stat sb;
+
+		if (e->d_name[0] != '.' && !stat(path, &sb) && S_ISREG(sb.st_mode))
+			r = seed_file(dir, path, nr, err, n);
+		free(path);
+	}
+	closedir(d);
+	return r;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+/* The queue/ of each instance directory of an AFL++ output (-o). */
+static int seed_afl_out(const char *dir, const char *out, int *nr, char *err, size_t n)
+{
+	DIR *d = opendir(out);
+	struct dirent *e;
+	int r = 0;
+
+	while (!r && d && (e = readdir(d))) {
+		char *q = mmf_xasprintf("%s/%s/queue", out, e->d_name);
+
+		if (e->d_name[0] != '.' && is_dir(q))
+			r = seed_files(dir, q, nr, err, n);
+		free(q);
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
+/*
+ * A corpus entry: a file; a directory of programs; an AFL++ instance's
+ * directory (its queue/) or output (its instances' queues); an earlier
+ * campaign's OUT (its afl/).
+ */
+static int seed_path(const char *dir, const char *path, int *nr, char *err, size_t n)
+{
+	char *afl = mmf_xasprintf("%s/afl", path), *queue = mmf_xasprintf("%s/queue", path);
+	struct stat sb;
+	int r;
+
+	if (stat(path, &sb)) {
+		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
+		r = -1;
+	} else if (S_ISREG(sb.st_mode)) {
+		r = seed_file(dir, path, nr, err, n);
+	} else if (is_dir(afl)) {
+		r = seed_afl_out(dir, afl, nr, err, n);
+	} else if (is_dir(queue)) {
+		r = seed_files(dir, queue, nr, err, n);
+	} else {
+		int before = *nr;
+
+		r = seed_files(dir, path, nr, err, n);
+		if (!r && *nr == before)
+			r = seed_afl_out(dir, path, nr, err, n);
+	}
+	free(afl);
+	free(queue);
+	return r;
+}
+
+/* OUT/afl-seeds from the corpus, or a few generated programs without one. */
+static char *make_seeds(const struct mmf_campaign_opts *o, int *nr, char *err, size_t n)
+{
+	char *dir = mmf_xasprintf("%s/afl-seeds", o->out);
+	uint8_t buf[SEED_MAX];
+
+	*nr = 0;
+	if (mmf_mkdir_p(dir, 0755)) {
+		snprintf(err, n, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	for (int i = 0; o->corpus && o->corpus[i]; i++) {
+		if (seed_path(dir, o->corpus[i], nr, err, n)) {
+			free(dir);
+			return NULL;
+		}
+	}
+	for (int i = 0; *nr < 4 && i < 8; i++) {
+		struct mmf_rand r;
+		struct mmf_prog p;
+		size_t len;
+
+		mmf_rand_seed(&r, i + 1);
+		mmf_prog_generate(&r, 8, &p);
+		len = mmf_prog_encode(&p, buf, sizeof(buf));
+		if (put_seed(dir, buf, len, nr)) {
+			snprintf(err, n, "seeds in %s: %s", dir, strerror(errno));
+			free(dir);
+			return NULL;
+		}
+	}
+	return dir;
+}
+
+/* OUT/focus: the ranges' text the proxies send to their guests. */
+static int write_focus(const struct mmf_campaign_opts *o, char **path, char *err, size_t n)
+{
+	struct mmf_focus f = { 0 };
+	char *text;
+	int r;
+
+	if (mmf_focus_load(o->focus_vmlinux, o->focus, &f, err, n))
+		return -1;
+	*path = mmf_xasprintf("%s/focus", o->out);
+	text = mmf_focus_format(&f);
+	r = mmf_write_file_atomic(*path, text, strlen(text));
+	if (r)
+		snprintf(err, n, "%s: %s", *path, strerror(errno));
+	else
+		fprintf(o->info, "mmfuzz: campaign: focus '%s': %zu range(s), %llu KiB of text\n",
+			o->focus, f.n, (unsigned long long)mmf_focus_size(&f) >> 10);
+	free(text);
+	mmf_focus_free(&f);
+	return r;
+}
+
+struct instance {
+	pid_t pid;
+	char *dir;		/* OUT/vm-N */
+	char name[16];		/* the instance's directory in OUT/afl */
+};
+
+static void set_env(const char *mutator, int64_t init_ms)
+{
+	char buf[32];
+
+	setenv("AFL_NO_UI", "1", 1);
+	setenv("AFL_SKIP_CPUFREQ", "1", 1);
+	setenv("AFL_NO_AFFINITY", "1", 1);
+	setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
+	/* The queue of an earlier run on this OUT is resumed, never lost. */
+	setenv("AFL_AUTORESUME", "1", 1);
+	/* A guest run is seconds: few calibration runs, no trimming. */
+	setenv("AFL_FAST_CAL", "1", 1);
+	setenv("AFL_DISABLE_TRIM", "1", 1);
+	snprintf(buf, sizeof(buf), "%lld", (long long)init_ms);
+	setenv("AFL_FORKSRV_INIT_TMOUT", buf, 1);
+	if (mutator) {
+		setenv("AFL_CUSTOM_MUTATOR_LIBRARY", mutator, 1);
+		setenv("AFL_CUSTOM_MUTATOR_ONLY", "1", 1);
+	}
+}
+
+static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
+		 const char *seeds, const char *self, const char *focus, char *err, size_t n)
+{
+	char tmo[32], budget[32], mem[16], cpus[16], selftest[64], *afl_out, *store, *work, *log;
+	const char *argv[64];
+	int na = 0, fd;
+
+	snprintf(in->name, sizeof(in->name), "vm%d", k);
+	in->dir = mmf_xasprintf("%s/vm-%d", o->out, k);
+	work = mmf_xasprintf("%s/work", in->dir);
+	afl_out = mmf_xasprintf("%s/afl", o->out);
+	store = mmf_xasprintf("%s/crashes", o->out);
+	log = mmf_xasprintf("%s/afl-fuzz.log", in->dir);
+	if (mmf_mkdir_p(work, 0755)) {
+		snprintf(err, n, "%s: %s", work, strerror(errno));
+		return -1;
+	}
+	/* Boots and requests are bounded by the proxy; AFL++'s bound is a backstop. */
+	snprintf(tmo, sizeof(tmo), "%lld+", (long long)(600000LL * mmf_vm_slowdown(o->accel)));
+	snprintf(budget, sizeof(budget), "%lld", (long long)(o->duration_ms / 1000));
+	snprintf(mem, sizeof(mem), "%d", o->mem_mb);
+	snprintf(cpus, sizeof(cpus), "%d", o->cpus);
+	argv[na++] = "afl-fuzz";
+	argv[na++] = "-i";
+	argv[na++] = seeds;
+	argv[na++] = "-o";
+	argv[na++] = afl_out;
+	argv[na++] = k ? "-S" : "-M";
+	argv[na++] = in->name;
+	argv[na++] = "-t";
+	argv[na++] = tmo;
+	argv[na++] = "-m";
+	argv[na++] = "none";
+	argv[na++] = "-V";
+	argv[na++] = budget;
+	argv[na++] = "--";
+	argv[na++] = self;
+	argv[na++] = "afl-target";
+	argv[na++] = "--arch";
+	argv[na++] = o->arch->name;
+	argv[na++] = "--kernel";
+	argv[na++] = o->kernel;
+	argv[na++] = "--initramfs";
+	argv[na++] = o->initrd;
+	argv[na++] = "--mem";
+	argv[na++] = mem;
+	argv[na++] = "--cpus";
+	argv[na++] = cpus;
+	argv[na++] = "--work";
+	argv[na++] = work;
+	argv[na++] = "--store";
+	argv[na++] = store;
+	argv[na++] = "--cover";
+	argv[na++] = in->dir;
+	if (focus) {
+		argv[na++] = "--focus-file";
+		argv[na++] = focus;
+	}
+	if (o->stress) {
+		argv[na++] = "--stress";
+		argv[na++] = o->stress;
+	}
+	/* The crash path's self-test: the first guest, once it fuzzes. */
+	if (o->nr_lkdtm && !k) {
+		snprintf(selftest, sizeof(selftest), "%d:%s", SELFTEST_EXEC, o->lkdtm[0]);
+		argv[na++] = "--selftest-lkdtm";
+		argv[na++] = selftest;
+	}
+	for (int i = 0; o->guest_args && o->guest_args[i] && na < 56; i += 1) {
+		argv[na++] = "--guest-arg";
+		argv[na++] = o->guest_args[i];
+	}
+	argv[na++] = "@@";
+	argv[na] = NULL;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, n, "%s: %s", log, strerror(errno));
+		return -1;
+	}
+	in->pid = fork();
+	if (in->pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execvp(argv[0], (char **)argv);
+		dprintf(fd, "mmfuzz: cannot run afl-fuzz: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	free(work);
+	free(afl_out);
+	free(store);
+	free(log);
+	if (in->pid < 0) {
+		snprintf(err, n, "fork: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A number of the proxy's last sample (OUT/vm-N/cover.jsonl), 0 before one. */
+static long long sample_of(const struct instance *in, const char *key)
+{
+	char *path = mmf_xasprintf("%s/cover.jsonl", in->dir);
+	char *text = mmf_read_file(path, NULL), *last, *p;
+	char *k = mmf_xasprintf("\"%s\":", key);
+	long long v = 0;
+
+	last = text ? strrchr(text, '{') : NULL;
+	p = last ? strstr(last, k) : NULL;
+	if (p)
+		v = atoll(p + strlen(k));
+	free(k);
+	free(text);
+	free(path);
+	return v;
+}
+
+static int queue_size(const struct mmf_campaign_opts *o, const struct instance *in)
+{
+	char *path = mmf_xasprintf("%s/afl/%s/queue", o->out, in->name);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int nr = 0;
+
+	while (d && (e = readdir(d)))
+		nr += !strncmp(e->d_name, "id:", 3);
+	if (d)
+		closedir(d);
+	free(path);
+	return nr;
+}
+
+static void progress(const struct mmf_campaign_opts *o, const struct instance *in, uint64_t t0)
+{
+	double secs = (mmf_now_ns() - t0) / 1e9;
+
+	for (int k = 0; k < o->vms; k++) {
+		long long execs = sample_of(&in[k], "execs");
+
+		fprintf(o->info, "[%6.0fs] %s: programs %lld (%.2f/s) queue %d crashes %lld"
+			" pcs %lld edges %lld boots %lld\n", secs, in[k].name, execs,
+			execs / secs, queue_size(o, &in[k]), sample_of(&in[k], "crashes"),
+			sample_of(&in[k], "pcs"), sample_of(&in[k], "edges"),
+			sample_of(&in[k], "boots"));
+	}
+	fflush(o->info);
+}
+
+/* The findings of the run: what the proxies added to the store. */
+static void tally_store(const char *store, struct mmf_bug *before, int nb,
+			struct mmf_tally *t)
+{
+	struct mmf_bug *after;
+	int na = mmf_store_list(store, &after);
+
+	for (int i = 0; i < na; i++) {
+		int j = mmf_store_find(before, nb, after[i].name);
+		long was = j >= 0 ? before[j].count : 0;
+		struct mmf_store_added a = { .new_bug = j < 0 };
+
+		for (long c = was; c < after[i].count; c++)
+			mmf_tally_add(t, after[i].title, &a);
+	}
+	if (na > 0)
+		mmf_bugs_free(after, na);
+}
+
+/* Scratch disks a killed proxy's guest left behind. */
+static void remove_disks(const char *work)
+{
+	DIR *d = opendir(work);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *boot;
+		DIR *b;
+		struct dirent *f;
+
+		if (strncmp(e->d_name, "boot-", 5))
+			continue;
+		boot = mmf_xasprintf("%s/%s", work, e->d_name);
+		b = opendir(boot);
+		while (b && (f = readdir(b))) {
+			size_t len = strlen(f->d_name);
+
+			if (len > 4 && !strcmp(f->d_name + len - 4, ".img")) {
+				char *p = mmf_xasprintf("%s/%s", boot, f->d_name);
+
+				unlink(p);
+				free(p);
+			}
+		}
+		if (b)
+			closedir(b);
+		free(boot);
+	}
+	if (d)
+		closedir(d);
+}
+
+int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
+			 char *err, size_t n)
+{
+	char *dir = exe_dir(), *self = mmf_xasprintf("%s/mmfuzz", dir);
+	char *mutator = mmf_xasprintf("%s/mmfuzz-mutator.so", dir);
+	char *store = mmf_xasprintf("%s/crashes", o->out), *seeds, *focus = NULL;
+	struct instance *in = mmf_xcalloc(o->vms, sizeof(*in));
+	uint64_t t0 = mmf_now_ns(), last = t0;
+	struct mmf_bug *before = NULL;
+	int nb, nr_seeds, alive = 0, r = -1;
+
+	memset(st, 0, sizeof(*st));
+	nb = mmf_store_list(store, &before);
+	seeds = make_seeds(o, &nr_seeds, err, n);
+	if (!seeds)
+		goto out;
+	if (o->focus && write_focus(o, &focus, err, n))
+		goto out;
+	fprintf(o->info, "mmfuzz: campaign: AFL++ engine, %d seed(s) in %s, mutator %s\n",
+		nr_seeds, seeds, access(mutator, R_OK) ? "AFL++'s own" : mutator);
+	set_env(access(mutator, R_OK) ? NULL : mutator,
+		(int64_t)MMF_VM_BOOT_MS * 2 * 3 * mmf_vm_slowdown(o->accel));
+	for (int k = 0; k < o->vms; k++) {
+		if (start(o, &in[k], k, seeds, self, focus, err, n))
+			goto stop;
+		alive++;
+	}
+	/* afl-fuzz's -V counts from the end of its dry run: the budget is ours. */
+	while (alive && !*o->stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms) {
+		pid_t pid = waitpid(-1, NULL, WNOHANG);
+
+		for (int k = 0; pid > 0 && k < o->vms; k++)
+			if (in[k].pid == pid) {
+				in[k].pid = 0;
+				alive--;
+			}
+		if (mmf_now_ns() - last >= PROGRESS_MS * 1000000ull) {
+			progress(o, in, t0);
+			last = mmf_now_ns();
+		}
+		usleep(200000);
+	}
+	r = 0;
+stop:
+	/* afl-fuzz ends its fork server on SIGINT; the guest goes with it. */
+	for (int k = 0; k < o->vms; k++)
+		if (in[k].pid > 0)
+			kill(in[k].pid, SIGINT);
+	for (int k = 0; k < o->vms; k++) {
+		uint64_t end = mmf_now_ns() + STOP_GRACE_MS * 1000000ull;
+		int status;
+
+		while (in[k].pid > 0 && waitpid(in[k].pid, &status, WNOHANG) == 0) {
+			if (mmf_now_ns() > end) {
+				kill(in[k].pid, SIGKILL);
+				waitpid(in[k].pid, &status, 0);
+				break;
+			}
+			usleep(100000);
+		}
+	}
+	if (!r)
+		progress(o, in, t0);
+	for (int k = 0; k < o->vms; k++) {
+		char *work = in[k].dir ? mmf_xasprintf("%s/work", in[k].dir) : NULL;
+
+		st->programs += sample_of(&in[k], "execs");
+		st->boots += sample_of(&in[k], "boots");
+		if (work)
+			remove_disks(work);
+		free(work);
+		free(in[k].dir);
+	}
+	/* A guest is replaced after each kernel report, death or silence. */
+	st->restarts = st->boots > o->vms ? st->boots - o->vms : 0;
+	tally_store(store, before, nb, &st->tally);
+	for (int i = 0; i < st->tally.nr; i++)
+		st->reports += st->tally.t[i].count;
+out:
+	if (nb > 0)
+		mmf_bugs_free(before, nb);
+	free(in);
+	free(seeds);
+	free(focus);
+	free(store);
+	free(mutator);
+	free(self);
+	free(dir);
+	return r;
+}

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "campaign/afltarget.h"
+#include "store/store.h"
+#include "util/util.h"
+
+/* AFL++'s fork server descriptors: its commands come on 198, we answer on 199. */
+#define FORKSRV_CTL	198
+#define FORKSRV_ST	199
+#define MAP_SIZE	MMF_GUEST_COVER_EDGES
+#define SAMPLE_MS	5000
+
+/* Every PC the guests reached, for the coverage files and figures. */
+struct pc_set {
+	uint64_t *slot;
+	size_t cap, nr;
+};
+
+static bool pc_set_add(struct pc_set *s, uint64_t pc)
+{
+	size_t i;
+
+	if (!pc)
+		return false;
+	if (2 * (s->nr + 1) > s->cap) {
+		struct pc_set big = { .cap = s->cap ? 2 * s->cap : 1 << 16 };
+
+		big.slot = mmf_xcalloc(big.cap, sizeof(*big.slot));
+		for (size_t k = 0; k < s->cap; k++)
+			if (s->slot[k])
+				pc_set_add(&big, s->slot[k]);
+		free(s->slot);
+		*s = big;
+	}
+	for (i = (pc * 0x9e3779b97f4a7c15ull) >> 40 & (s->cap - 1); s->slot[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->slot[i] == pc)
+			return false;
+	s->slot[i] = pc;
+	s->nr++;
+	return true;
+}
+
+struct target {
+	const struct mmf_afl_target_opts *o;
+	struct mmf_guest_repro *g;
+	struct mmf_guest_cover cov;
+	uint8_t *map;
+	uint8_t seen_edges[MAP_SIZE];
+	size_t nr_edges;
+	struct pc_set pcs;
+	FILE *pcs_file, *samples;
+	uint64_t t0, last_sample, execs, crashes, repeats;
+	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
+	/* The last input, whose map AFL++'s calibration asks for again. */
+	char *last;
+	size_t last_len;
+	bool last_ok;
+};
+
+static int fs_read(uint32_t *v)
+{
+	ssize_t r;
+
+	while ((r = read(FORKSRV_CTL, v, 4)) < 0 && errno == EINTR)
+		;
+	return r == 4 ? 0 : -1;
+}
+
+static int fs_write(uint32_t v)
+{
+	return mmf_write_all(FORKSRV_ST, &v, 4);
+}
+
+/*
+ * The edges of a program, kept by its hash under DIR/edges/ for 'mmfuzz
+ * corpus minimize': the queue's inputs need not run again to be chosen.
+ */
+static void keep_edges(struct target *t, const struct mmf_prog *p)
+{
+	char *path = mmf_xasprintf("%s/edges/%016llx", t->o->cover,
+				   (unsigned long long)mmf_prog_hash(p));
+	struct strbuf sb;
+
+	mmf_sb_init(&sb);
+	for (int e = 0; e < MAP_SIZE; e++)
+		if (t->cov.edges[e])
+			mmf_sb_printf(&sb, "%x\n", e);
+	if (mmf_write_file_new(path, sb.buf ? sb.buf : "", sb.len) && errno != EEXIST)
+		mmf_warnx_("afl-target: %s: %s", path, strerror(errno));
+	mmf_sb_free(&sb);
+	free(path);
+}
+
+static void take_coverage(struct target *t)
+{
+	memcpy(t->map, t->cov.edges, MAP_SIZE);
+	for (int e = 0; e < MAP_SIZE; e++)
+		if (t->cov.edges[e] && !t->seen_edges[e]) {
+			t->seen_edges[e] = 1;
+			t->nr_edges++;
+		}
+	for (size_t i = 0; i < t->cov.nr_pcs; i++)
+		if (pc_set_add(&t->pcs, t->cov.pcs[i]) && t->pcs_file)
+			fprintf(t->pcs_file, "0x%" PRIx64 "\n", t->cov.pcs[i]);
+	if (t->pcs_file)
+		fflush(t->pcs_file);
+}
+
+static void sample(struct target *t, bool force)
+{
+	uint64_t now = mmf_now_ns();
+
+	if (!t->samples || (!force && now - t->last_sample < SAMPLE_MS * 1000000ull))
+		return;
+	t->last_sample = now;
+	fprintf(t->samples, "{\"t\":%.1f,\"execs\":%" PRIu64 ",\"repeats\":%" PRIu64
+		",\"pcs\":%zu,\"edges\":%zu,\"crashes\":%" PRIu64 ",\"boots\":%d,"
+		"\"run_ms\":%.0f,\"request_ms\":%.0f}\n",
+		(now - t->t0) / 1e9, t->execs, t->repeats, t->pcs.nr, t->nr_edges, t->crashes,
+		mmf_guest_repro_boots(t->g), t->execs ? t->run_ns / 1e6 / t->execs : 0.0,
+		t->execs ? t->request_ns / 1e6 / t->execs : 0.0);
+	fflush(t->samples);
+}
+
+/* syzkaller's titles for a machine that died or went silent without a report. */
+static const char *silent_title(const char *outcome)
+{
+	return !strcmp(outcome, "hung") ? "no output from test machine" :
+					  "lost connection to test machine";
+}
+
+/* The findings of a run into the store: true if it is a crash to AFL++. */
+static bool save_findings(struct target *t, const struct mmf_prog *p)
+{
+	const struct mmf_guest_cover *c = &t->cov;
+	bool dead = !strcmp(c->outcome, "died") || !strcmp(c->outcome, "hung");
+	struct mmf_store_added res;
+	struct strbuf prog;
+
+	if (!c->nr_reports && !dead)
+		return false;
+	mmf_sb_init(&prog);
+	mmf_prog_print(p, &prog);
+	for (int i = 0; i < c->nr_reports || (i == 0 && dead); i++) {
+		struct mmf_crash cr = {
+			.title = i < c->nr_reports ? c->rep[i].title : silent_title(c->outcome),
+			.report = i < c->nr_reports ? c->rep[i].body : NULL,
+			.log = c->console.len ? c->console.buf : NULL,
+			.progs = prog.buf, .kernel = t->o->kernel_name, .arch = t->o->go.arch->name,
+		};
+
+		if (mmf_store_add(t->o->store, &cr, &res))
+			mmf_warnx_("afl-target: cannot save '%s': %s", cr.title, mmf_store_err());
+		else
+			fprintf(stderr, "mmfuzz: afl-target: %s: %s (%s/%s)\n",
+				res.new_bug ? "new" : "known", cr.title, t->o->store, res.name);
+	}
+	mmf_sb_free(&prog);
+	t->crashes++;
+	return true;
+}
+
+/* The self-test's program: the input and a write the guest answers with LKDTM. */
+static void add_selftest_write(struct mmf_prog *p)
+{
+	struct strbuf sb;
+	char err[256];
+
+	mmf_sb_init(&sb);
+	mmf_prog_print(p, &sb);
+	mmf_sb_puts(&sb, "\nm7 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+		    "write(m7, 0, 16, " MMF_AFL_SELFTEST_TAG ")\n");
+	if (mmf_prog_parse(sb.buf, p, err, sizeof(err)))
+		mmf_warnx_("afl-target: self-test program: %s", err);
+	mmf_sb_free(&sb);
+}
+
+/* One input: run it, fill the map, say whether it crashed. */
+static int run_input(struct target *t, bool *crash)
+{
+	struct mmf_prog p;
+	size_t len = 0;
+	char *data = mmf_read_file(t->o->input, &len);
+	uint64_t t0;
+
+	if (!data)
+		return -1;
+	/*
+	 * Calibration runs an input several times in a row: its coverage
+	 * varies with reclaim's timing, and every run is seconds under TCG.
+	 * The first run's map serves them: AFL++ sees a stable input.
+	 */
+	if (t->last_ok && len == t->last_len && !memcmp(data, t->last, len)) {
+		free(data);
+		memcpy(t->map, t->cov.edges, MAP_SIZE);
+		t->repeats++;
+		*crash = false;
+		return 0;
+	}
+	mmf_prog_decode((const uint8_t *)data, len, &p);
+	free(t->last);
+	t->last = data;
+	t->last_len = len;
+	t->last_ok = false;
+	if (t->o->selftest_exec && t->execs + 1 == (uint64_t)t->o->selftest_exec) {
+		fprintf(stderr, "mmfuzz: afl-target: test hook: execution %d provokes LKDTM\n",
+			t->o->selftest_exec);
+		add_selftest_write(&p);
+	}
+	t0 = mmf_now_ns();
+	if (mmf_guest_repro_cover(t->g, &p, &t->cov))
+		return -1;
+	t->request_ns += mmf_now_ns() - t0;
+	t->run_ns += t->cov.run_ns;
+	t->execs++;
+	take_coverage(t);
+	if (t->o->cover && strcmp(t->cov.outcome, "failed"))
+		keep_edges(t, &p);
+	*crash = save_findings(t, &p);
+	t->last_ok = !*crash;
+	sample(t, false);
+	return 0;
+}
+
+static FILE *cover_file(const char *dir, const char *name)
+{
+	char *path = mmf_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "a");
+
+	free(path);
+	return f;
+}
+
+static int serve(struct target *t, char *err, size_t n)
+{
+	uint32_t timed_out;
+
+	if (fs_write(0)) {
+		snprintf(err, n, "the fork server's status pipe is gone");
+		return -1;
+	}
+	while (!fs_read(&timed_out)) {
+		int fds[2], st = 0, r;
+		bool crash = false;
+		pid_t pid;
+
+		if (pipe2(fds, O_CLOEXEC)) {
+			snprintf(err, n, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		pid = fork();
+		if (pid == 0) {
+			char ch;
+
+			close(fds[1]);
+			while (read(fds[0], &ch, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		close(fds[0]);
+		if (pid < 0 || fs_write(pid)) {
+			snprintf(err, n, "cannot start a placeholder: %s", strerror(errno));
+			return -1;
+		}
+		r = run_input(t, &crash);
+		if (crash)
+			kill(pid, SIGUSR2);
+		close(fds[1]);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (r) {
+			snprintf(err, n, "%s", mmf_guest_repro_boots(t->g) ?
+				 "the guest no longer boots" : "cannot read the input");
+			return -1;
+		}
+		if (!strcmp(t->cov.outcome, "failed") && !t->execs) {
+			snprintf(err, n, "the guest cannot run programs (see %s)", t->o->go.workdir);
+			return -1;
+		}
+		if (fs_write(st))
+			break;
+	}
+	return 0;
+}
+
+int mmf_afl_target_check(char *err, size_t n)
+{
+	if (!getenv("__AFL_SHM_ID") || fcntl(FORKSRV_CTL, F_GETFD) < 0 ||
+	    fcntl(FORKSRV_ST, F_GETFD) < 0) {
+		snprintf(err, n, "not started by afl-fuzz (no __AFL_SHM_ID or fork server pipes)");
+		return -1;
+	}
+	return 0;
+}
+
+int mmf_afl_target(const struct mmf_afl_target_opts *o, char *err, size_t n)
+{
+	const char *shm = getenv("__AFL_SHM_ID");
+	struct target *t;
+	int r = -1;
+
+	if (mmf_afl_target_check(err, n))
+		return -1;
+	t = mmf_xcalloc(1, sizeof(*t));
+	t->o = o;
+	t->map = shmat(atoi(shm), NULL, 0);
+	if (t->map == (void *)-1) {
+		snprintf(err, n, "cannot attach AFL++'s map %s: %s", shm, strerror(errno));
+		free(t);
+		return -1;
+	}
+	if (o->cover && !mmf_mkdir_p(o->cover, 0755)) {
+		char *edges = mmf_xasprintf("%s/edges", o->cover);
+
+		if (mmf_mkdir_p(edges, 0755))
+			mmf_warnx_("afl-target: %s: %s", edges, strerror(errno));
+		free(edges);
+		t->pcs_file = cover_file(o->cover, "pcs");
+		t->samples = cover_file(o->cover, "cover.jsonl");
+	}
+	mmf_guest_cover_init(&t->cov);
+	t->g = mmf_guest_repro_new(&o->go);
+	t->t0 = t->last_sample = mmf_now_ns();
+	/* Booted before the handshake: AFL++'s first run is then a run. */
+	if (mmf_guest_repro_start(t->g))
+		snprintf(err, n, "no guest booted (consoles in %s)", o->go.workdir);
+	else
+		r = serve(t, err, n);
+	sample(t, true);
+	mmf_guest_repro_free(t->g);
+	mmf_guest_cover_free(&t->cov);
+	if (t->pcs_file)
+		fclose(t->pcs_file);
+	if (t->samples)
+		fclose(t->samples);
+	free(t->pcs.slot);
+	free(t->last);
+	shmdt(t->map);
+	free(t);
+	return r;
+}

@@ -1,0 +1,88 @@
+#!/bin/bash
+# The AFL++ engine end to end on the fuzzing kernel: afl-fuzz on the host
+# drives a serving guest through 'mmfuzz afl-target'; the guest's KCOV
+# edges make AFL++ keep new inputs (its queue grows past the seeds) and
+# the PCs reached are in mm/. A crash provoked while it fuzzes (LKDTM
+# WARNING, at the 30th execution) reaches the crash store with its
+# program, the guest is replaced and the same afl-fuzz goes on with its
+# queue intact. A second campaign seeded from the first one's OUT starts
+# from its queue and reaches most of its PCs; the two queues minimize to
+# fewer inputs; on Debian's kernel (no KCOV) the state feedback still
+# makes the queue grow.
+. "$(dirname "$0")/lib.sh"
+export MMFUZZ_ACCEL=tcg
+
+make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
+	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
+k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
+# A few small seeds: each execution is seconds under TCG.
+mkdir "$TMP/seeds"
+for f in swapin-exclusive-reuse madv-free-vs-dontneed-swapped mlock-munlock-threads; do
+	cp "corpus/$f.mmf" "$TMP/seeds/"
+done
+out="$TMP/a"
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+	--corpus "$TMP/seeds" --selftest-lkdtm WARNING --out "$out" >"$TMP/log" 2>&1 &&
+	rc=0 || rc=$?
+cat "$TMP/log"
+[ $rc -eq 3 ] || fail "campaign exit $rc, not 3 (a new title)"
+q=$(ls "$out/afl/vm0/queue" | grep -c '^id:')
+[ "$q" -gt 3 ] || fail "the queue did not grow past the 3 seeds ($q entries)"
+log=$out/vm-0/work/afl-target.log
+grep -q 'test hook: execution 30 provokes LKDTM' "$log" || fail "the crash was not provoked"
+bug=$("$MMFUZZ" triage show "$out" 'WARNING in lkdtm_WARNING' | sed -n 's/^directory: //p')
+[ -d "$bug" ] || fail "the LKDTM WARNING is not in the crash store"
+grep -q '^write(m7, 0, 16, 0xdd)$' "$bug/progs.0" || fail "saved without its program"
+grep -q 'lkdtm_WARNING' "$bug/log.0" || fail "saved without the console"
+grep -q 'boot 2 ready' "$log" || fail "no fresh guest after the crash"
+last=$(tail -1 "$out/vm-0/cover.jsonl")
+execs=$(echo "$last" | sed 's/.*"execs":\([0-9]*\).*/\1/')
+[ "$execs" -gt 31 ] || fail "afl-fuzz did not go on after the crash ($execs executions)"
+# The PCs are kernel text, and mm/ functions are among them.
+pcs=$(wc -l <"$out/vm-0/pcs")
+[ "$pcs" -gt 1000 ] || fail "only $pcs PCs reached"
+nm -S "$k/vmlinux" | awk '$4 == "do_swap_page" || $4 == "madvise_cold_or_pageout_pte_range" ||
+	$4 == "zap_pte_range" { print $1, $2, $4 }' >"$TMP/funcs"
+[ -s "$TMP/funcs" ] || fail "no mm/ symbols in vmlinux"
+while read -r lo sz name; do
+	lo=$((16#$lo))
+	sz=$((16#$sz))
+	while read -r pc; do
+		pc=$((pc))
+		if [ "$pc" -ge "$lo" ] && [ "$pc" -lt $((lo + sz)) ]; then
+			echo "$name"
+			break
+		fi
+	done <"$out/vm-0/pcs"
+done <"$TMP/funcs" >"$TMP/hit"
+grep -q . "$TMP/hit" || fail "no PC in do_swap_page, zap_pte_range or the PAGEOUT walk"
+echo "INFO: $q queue entries, $pcs PCs, $execs executions; reached: $(tr '\n' ' ' <"$TMP/hit")"
+# The second campaign starts from the first one's queue.
+out2="$TMP/b"
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+	--corpus "$out" --out "$out2" >"$TMP/log2" 2>&1 || true
+cat "$TMP/log2"
+seeds=$(sed -n 's/.*AFL++ engine, \([0-9]*\) seed(s).*/\1/p' "$TMP/log2")
+distinct=$(md5sum "$out"/afl/vm0/queue/id:* | cut -d' ' -f1 | sort -u | wc -l)
+[ "${seeds:-0}" -eq "$distinct" ] ||
+	{ cat "$TMP/log2"; fail "$seeds seeds from a queue of $distinct distinct inputs"; }
+pcs2=$(wc -l <"$out2/vm-0/pcs")
+[ "$pcs2" -ge $((pcs * 6 / 10)) ] || fail "the second run reached $pcs2 PCs, the first $pcs"
+echo "INFO: the second run: $seeds seeds, $pcs2 PCs"
+# The queues minimized: fewer inputs, none lost that held an edge alone.
+"$MMFUZZ" corpus minimize --out "$TMP/min" "$out" "$out2" >"$TMP/min.log" 2>&1 ||
+	{ cat "$TMP/min.log"; fail "corpus minimize failed"; }
+cat "$TMP/min.log"
+kept=$(ls "$TMP/min" | wc -l)
+[ "$kept" -gt 0 ] && [ "$kept" -lt $((q + $(ls "$out2/afl/vm0/queue" | wc -l))) ] ||
+	fail "minimize kept $kept"
+# Without KCOV (Debian's kernel) AFL++ still keeps inputs: the state feedback.
+out3="$TMP/c"
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 2m --kernel debian \
+	--corpus "$TMP/seeds" --out "$out3" >"$TMP/log3" 2>&1 || true
+cat "$TMP/log3"
+grep -q 'has no KCOV' "$TMP/log3" || fail "the state feedback was not announced"
+q3=$(ls "$out3/afl/vm0/queue" | grep -c '^id:')
+[ "$q3" -gt 4 ] || fail "without KCOV the queue did not grow ($q3 entries)"
+echo "INFO: without KCOV: $q3 queue entries"
+check_clean
