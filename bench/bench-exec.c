@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "exec/exec.h"
+#include "exec/interp.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -28,9 +28,6 @@ static const char prog_text[] =
 	"madvise(m0, 0, 1024, MADV_COLD)\n"
 	"read(m0, 0, 1024)\n"
 	"munmap(m0, 0, 1024)\n";
-
-extern char *mmf_arena;
-extern long mmf_psz;
 
 static void fill(uint64_t *p, long words, uint64_t w)
 {
@@ -51,7 +48,7 @@ static long verify(const uint64_t *p, long words, uint64_t w)
 static long plain_c(void)
 {
 	long len = (long)NPAGES * mmf_psz, words = mmf_psz / 8, bad = 0;
-	char *a = mmap(mmf_arena, len, PROT_READ | PROT_WRITE,
+	char *a = mmap(mmf_arena_page(&mmf_arena, 0), len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (a == MAP_FAILED)

@@ -115,17 +115,24 @@ static void emit_stmt_table(struct strbuf *sb, const struct mmf_cs_sim *sim)
 	mmf_sb_puts(sb, "};\n");
 }
 
-/* The arena piece, model/arena.h's addresses written out in place of its mark. */
+/* The arena piece, model/arena.h's layouts written out in place of its mark. */
 static void emit_arena(struct strbuf *sb)
 {
-	static const char mark[] = "\t\tMMF_ARENA_CANDIDATES\n";
+	static const char mark[] = "\t\tMMF_ARENA_LAYOUTS\n";
 	const char *at = strstr(mmf_rt_arena, mark);
 
 	if (!at)
-		mmf_die("csource: runtime/arena.c lacks its line MMF_ARENA_CANDIDATES");
+		mmf_die("csource: runtime/arena.c lacks its line MMF_ARENA_LAYOUTS");
 	mmf_sb_add(sb, mmf_rt_arena, at - mmf_rt_arena);
-	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++)
-		mmf_sb_printf(sb, "\t\t0x%llxull,\n", (unsigned long long)mmf_arena_candidates[i]);
+	for (size_t i = 0; i < MMF_NR_ARENA_LAYOUTS; i++) {
+		const struct mmf_arena_layout *l = &mmf_arena_layouts[i];
+
+		mmf_sb_printf(sb, "\t\t{ /* %s */", l->name);
+		for (int m = 0; m < MMF_NR_MAPS; m++)
+			mmf_sb_printf(sb, "%s{ 0x%llxull, %d },", m % 2 ? " " : "\n\t\t\t",
+				  (unsigned long long)l->slot[m].boundary, l->slot[m].half_slots);
+		mmf_sb_puts(sb, "\n\t\t},\n");
+	}
 	mmf_sb_puts(sb, at + strlen(mark));
 }
 

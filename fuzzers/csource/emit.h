@@ -16,6 +16,7 @@
 
 #include "csource/runtime.h"
 #include "csource/sim.h"
+#include "model/arena.h"
 #include "model/prog.h"
 #include "model/uapi.h"
 #include "oracle/shadow.h"

@@ -12,8 +12,8 @@
 extern const char mmf_rt_head[];
 /* Globals, arena addressing, output, the fault handler, join. */
 extern const char mmf_rt_common[];
-/* arena_init(), with a line MMF_ARENA_CANDIDATES where the file gets the
- * addresses of model/arena.h.
+/* arena_init(), with a line MMF_ARENA_LAYOUTS where the file gets the
+ * layouts of model/arena.h.
  */
 extern const char mmf_rt_arena[];
 /* done(): the trace and the divergence check after each call. */

@@ -300,7 +300,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
 	if (!in->inflight && res >= 0 && (flags & MMF_CALL_LOCKS_RANGE))
-		mmf_acct_check_locked(in->sh, s, in->arena, in->psz, in->vmlck_base, &sb);
+		mmf_acct_check_locked(in->sh, s, in->arena, in->vmlck_base, &sb);
 	mmf_model_unlock(in);
 	if (experr && res != -experr) {
 		char r[32];
@@ -508,7 +508,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 {
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
 	struct mmf_interp in = {
-		.p = p, .o = o, .outfd = outfd, .arena = mmf_arena, .psz = mmf_psz,
+		.p = p, .o = o, .outfd = outfd, .arena = &mmf_arena, .psz = mmf_psz,
 		.join_pipe = { -1, -1 }, .group_first = -1,
 	};
 

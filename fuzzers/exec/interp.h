@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "exec/exec.h"
+#include "model/arena.h"
 #include "oracle/shadow.h"
 #include "util/util.h"
 
@@ -15,7 +16,7 @@ struct mmf_interp {
 	const struct mmf_exec_opts *o;
 	struct mmf_shadow *sh;
 	pthread_mutex_t lock;	/* guards sh between the main line and threads */
-	char *arena;
+	const struct mmf_arena *arena;
 	long psz;
 	int outfd;
 	int pagemap;
@@ -36,12 +37,12 @@ struct mmf_interp {
 #define MMF_VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */
 
 /* Arena chosen by mmf_exec_init(). */
-extern char *mmf_arena;
+extern struct mmf_arena mmf_arena;
 extern long mmf_psz;
 
 static inline char *mmf_page_addr(const struct mmf_interp *in, int idx)
 {
-	return in->arena + (long)idx * in->psz;
+	return mmf_arena_page(in->arena, idx);
 }
 
 /* The model needs its lock only while threads of the program run. */

@@ -103,7 +103,7 @@ void mmf_pmcheck_written(struct mmf_interp *in, int fd, unsigned int checks, int
 		zero_pfn = mmf_pagemap_zero_pfn(fd, in->psz);
 		zero_pfn_known = true;
 	}
-	n = mmf_pagemap_read(fd, mmf_page_addr(in, idx), in->psz, MIN((int)res, MMF_SLOT_PAGES), ent);
+	n = mmf_pagemap_read(fd, mmf_page_addr(in, idx), in->psz, MIN((int)res, n), ent);
 	for (int i = 0; i < n && !soft_dirty_seen; i++)
 		soft_dirty_seen = ent[i] & MMF_PM_SOFT_DIRTY;
 	if (soft_dirty_seen)

@@ -28,34 +28,53 @@
 #include "oracle/accounting.h"
 #include "oracle/kmsg.h"
 
-char *mmf_arena;
+struct mmf_arena mmf_arena;
 long mmf_psz;
 
-int mmf_exec_init(void)
+/*
+ * Whether every slot of a and the guard slot after it are free: probed
+ * with mappings that are gone again when this returns. An address past the
+ * user address space fails as a taken one does.
+ */
+static bool arena_free(const struct mmf_arena *a)
 {
-	long len;
+	long len = mmf_arena_slot_span(a);
+	int m;
 
-	if (mmf_arena)
-		return 0;
-	mmf_psz = sysconf(_SC_PAGESIZE);
-	mmf_pmcheck_init();
-	mmf_exec_map_init();
-	/* One guard slot after the arena keeps spills off other mappings. */
-	len = (long)(MMF_ARENA_PAGES + MMF_SLOT_PAGES) * mmf_psz;
-	for (size_t i = 0; i < MMF_NR_ARENA_CANDIDATES; i++) {
-		void *p = mmap((void *)mmf_arena_candidates[i], len, PROT_NONE,
+	for (m = 0; m < MMF_NR_MAPS; m++) {
+		void *want = (void *)a->base[m];
+		void *p = mmap(want, len, PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MMF_MAP_FIXED_NOREPLACE,
 			       -1, 0);
 
 		if (p == MAP_FAILED)
-			continue;
-		if (p != (void *)mmf_arena_candidates[i]) {
+			break;
+		if (p != want) {
+			/* A kernel without MAP_FIXED_NOREPLACE treats it as a hint. */
 			munmap(p, len);
-			continue;
+			break;
 		}
-		munmap(p, len);
-		mmf_arena = p;
+	}
+	for (int k = 0; k < m; k++)
+		munmap((void *)a->base[k], len);
+	return m == MMF_NR_MAPS;
+}
+
+int mmf_exec_init(void)
+{
+	if (mmf_arena.layout)
 		return 0;
+	mmf_psz = sysconf(_SC_PAGESIZE);
+	mmf_pmcheck_init();
+	mmf_exec_map_init();
+	for (size_t i = 0; i < MMF_NR_ARENA_LAYOUTS; i++) {
+		struct mmf_arena a;
+
+		mmf_arena_place(&a, &mmf_arena_layouts[i], mmf_psz);
+		if (arena_free(&a)) {
+			mmf_arena = a;
+			return 0;
+		}
 	}
 	errno = ENOMEM;
 	return -1;

@@ -79,15 +79,16 @@ long mmf_acct_vmlck_kb(void)
 }
 
 int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
-			  void *arena, long psz, long vmlck_base_kb, struct strbuf *out)
+			  const struct mmf_arena *arena, long vmlck_base_kb, struct strbuf *out)
 {
-	unsigned char vec[MMF_SLOT_PAGES * 2];
+	unsigned char vec[MMF_SLOT_PAGES];
+	long psz = arena->psz;
 	bool populate = mmf_lock_populates(s);
 	long want, got, locked;
 	int idx, n;
 
 	if (populate && mmf_stmt_range(s, &idx, &n) && n > 0 && (size_t)n <= sizeof(vec) &&
-	    !mincore((char *)arena + (long)idx * psz, (long)n * psz, vec)) {
+	    !mincore(mmf_arena_page(arena, idx), (long)n * psz, vec)) {
 		for (int i = 0; i < n; i++) {
 			const struct mmf_shadow_page *pg = &sh->pages[idx + i];
 			struct mmf_vset vs;

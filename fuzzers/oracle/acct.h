@@ -6,6 +6,7 @@
 #ifndef MMF_ACCT_H
 #define MMF_ACCT_H
 
+#include "model/arena.h"
 #include "oracle/shadow.h"
 #include "util/util.h"
 
@@ -22,6 +23,6 @@ long mmf_acct_vmlck_kb(void);
  * Appends a report (title line first) to out and returns 1 on a mismatch.
  */
 int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
-			  void *arena, long psz, long vmlck_base_kb, struct strbuf *out);
+			  const struct mmf_arena *arena, long vmlck_base_kb, struct strbuf *out);
 
 #endif

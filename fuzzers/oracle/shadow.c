@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/arena.h"
 #include "model/uapi.h"
 #include "oracle/shadow_int.h"
 #include "util/util.h"
@@ -157,7 +158,7 @@ bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n)
 	if (s->id < 0 || !(mmf_calls[s->id].flags & MMF_CALL_RANGE))
 		return false;
 	*idx = s->args[0] * MMF_SLOT_PAGES + s->args[1];
-	*n = MIN((int)s->args[2], MMF_ARENA_PAGES - *idx);
+	*n = mmf_slot_clip(*idx, s->args[2]);
 	return true;
 }
 
@@ -172,9 +173,9 @@ bool mmf_stmt_second_range(const struct mmf_stmt *s, int *idx, int *n)
 	d = &mmf_calls[s->id];
 	*idx = s->args[3] * MMF_SLOT_PAGES + s->args[4];
 	if (d->nr_args > 5 && d->args[5].type == MMF_ARG_NPAGES)
-		*n = MIN((int)s->args[5], MMF_ARENA_PAGES - *idx);
+		*n = mmf_slot_clip(*idx, s->args[5]);
 	else
-		*n = MIN((int)s->args[2], MMF_ARENA_PAGES - MAX(first, *idx));
+		*n = mmf_slot_clip(*idx, nfirst);
 	return true;
 }
 

@@ -5,13 +5,14 @@
  * program, and holds what the shadow model predicts: the expected pages
  * of each read, the result each call is assumed to return and how strictly
  * it is checked. The output compiles without a warning (the build's
- * warnings, MMF_REPRO_CC from the Makefile); running it is
- * tests/integration/test-csource.sh.
+ * warnings, MMF_REPRO_CC from the Makefile) and carries the arena layouts
+ * of model/arena.h; running it is tests/integration/test-csource.sh.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "csource/csource.h"
+#include "model/arena.h"
 #include "model/prog.h"
 #include "oracle/shadow.h"
 #include "tap.h"
@@ -233,6 +234,26 @@ static void test_no_calls(void)
 	free(empty);
 }
 
+/* The reproducer's arena is the executor's: every layout's places, in order. */
+static void test_arena_layouts(void)
+{
+	char *c = csource("");
+	const char *at = c;
+
+	for (int l = 0; l < MMF_NR_ARENA_LAYOUTS; l++)
+		for (int m = 0; m < MMF_NR_MAPS; m++) {
+			const struct mmf_slot_place *pl = &mmf_arena_layouts[l].slot[m];
+			char *place = mmf_xasprintf("{ 0x%llxull, %d }",
+						    (unsigned long long)pl->boundary, pl->half_slots);
+
+			at = strstr(at, place);
+			CHECK(at, "no %s (%s, m%d) after the one before", place,
+			      mmf_arena_layouts[l].name, m);
+			free(place);
+		}
+	free(c);
+}
+
 static void test_expectations(void)
 {
 	char *c = csource("m0 = mmap(0, 64, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
@@ -440,6 +461,7 @@ static void test_guard_unchanged(void)
 static const struct tap_test tests[] = {
 	TAP_TEST(test_every_call),
 	TAP_TEST(test_no_calls),
+	TAP_TEST(test_arena_layouts),
 	TAP_TEST(test_expectations),
 	TAP_TEST(test_predictions),
 	TAP_TEST(test_races),

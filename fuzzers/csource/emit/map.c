@@ -60,12 +60,12 @@ static MMF_CS_EXPR(emit_munmap)
 
 MMF_EMITTER(munmap, emit_munmap, mmf_predict_success);
 
-/* The new range: a slot's page, at most to the end of the arena. */
+/* The new range: a slot's page, at most to the end of the slot. */
 static int new_npages(const struct mmf_stmt *s)
 {
 	int dst = s->args[3] * MMF_SLOT_PAGES + s->args[4];
 
-	return MIN((int)s->args[5], MMF_ARENA_PAGES - dst);
+	return mmf_slot_clip(dst, s->args[5]);
 }
 
 static MMF_CS_EXPR(emit_mremap)
@@ -119,10 +119,17 @@ static MMF_CS_PREDICT(predict_mremap)
 	/* A move the kernel places itself, the executor brings to the slot. */
 	if (move)
 		return dst;
-	for (int i = n; i < n2 && idx + i < MMF_ARENA_PAGES; i++)
+	for (int i = n; i < mmf_slot_clip(idx, n2); i++)
 		if (!mmf_cs_unmapped(&sh->pages[idx + i]))
 			return flags & MMF_MREMAP_MAYMOVE ? dst : -ENOMEM;
-	return idx;
+	if (mmf_slot_clip(idx, n2) == n2)
+		return idx;
+	/* Grown into the guard after its slot: the executor moves it to the
+	 * target, which fails when the two overlap (in one slot).
+	 */
+	if (dst / MMF_SLOT_PAGES == idx / MMF_SLOT_PAGES && dst < idx + n2 && idx < dst + n2)
+		return -EFAULT;
+	return dst;
 }
 
 MMF_EMITTER(mremap, emit_mremap, predict_mremap, mmf_rt_mremap);

@@ -205,7 +205,7 @@ static void emit_pvm(struct strbuf *sb, const struct mmf_stmt *s, int write)
 	else
 		mmf_sb_printf(sb, ", %d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
 	mmf_cs_at(sb, r);
-	mmf_sb_printf(sb, ", %d)", MIN(n, MMF_ARENA_PAGES - r));
+	mmf_sb_printf(sb, ", %d)", mmf_slot_clip(r, n));
 }
 
 /* Pages both sides get; a child's side is not the model's. */
@@ -215,7 +215,7 @@ static long pvm_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, in
 	int r = remote_page(s);
 	long a, b;
 
-	n = MIN(n, MMF_ARENA_PAGES - r);
+	n = mmf_slot_clip(r, n);
 	a = leading(sh, idx, n, to_local);
 	if (s->args[3] != MMF_TARGET_SELF || a < 0)
 		return a;

@@ -1,28 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The executor's arena: the first candidate that is free, far from where
- * the kernel puts mappings top-down and from the heap, with one guard slot
- * after it. Only probed: the program's mmaps place themselves in it.
+ * The executor's arena (model/arena.h): the slots lie apart, each at a
+ * page-table boundary plus some half slots, with a guard slot after it.
+ * The first layout whose slots and guards are all free is taken. Only
+ * probed: the program's mmaps place themselves in it.
  */
+struct slot_place {
+	uint64_t boundary;
+	int half_slots;
+};
+
 static int arena_init(void)
 {
-	static const uintptr_t candidates[] = {
-		MMF_ARENA_CANDIDATES
+	static const struct slot_place layouts[][NR_MAPS] = {
+		MMF_ARENA_LAYOUTS
 	};
-	long size = len(ARENA_PAGES + SLOT_PAGES);
+	long span = len(2 * SLOT_PAGES);
 
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		long r = syscall(SYS_mmap, candidates[i], size, 0 /* PROT_NONE */,
-				 0x104022 /* MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE|MAP_FIXED_NOREPLACE */,
-				 -1, 0);
+	for (size_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+		int m;
 
-		if (r == -1)
-			continue;
-		syscall(SYS_munmap, r, size);
-		if ((uintptr_t)r == candidates[i]) {
-			arena = (char *)r;
-			return 0;
+		for (m = 0; m < NR_MAPS; m++) {
+			char *b = (char *)(uintptr_t)(layouts[l][m].boundary +
+						      layouts[l][m].half_slots * len(SLOT_PAGES / 2));
+			long r = syscall(SYS_mmap, b, span, 0 /* PROT_NONE */,
+					 0x104022 /* MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE|MAP_FIXED_NOREPLACE */,
+					 -1, 0);
+
+			if (r == -1)
+				break;
+			if ((char *)r != b) {
+				syscall(SYS_munmap, r, span);
+				break;
+			}
+			slot_base[m] = b;
 		}
+		for (int k = 0; k < m; k++)
+			syscall(SYS_munmap, slot_base[k], span);
+		if (m == NR_MAPS)
+			return 0;
 	}
 	return -1;
 }

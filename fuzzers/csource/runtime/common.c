@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-static char *arena;
+/* Where each slot starts: slots lie apart (arena_init). */
+static char *slot_base[NR_MAPS];
 static long psz;
 static uint32_t nonce;
 static int verbose;
@@ -18,7 +19,7 @@ static __thread sigjmp_buf *fault_jmp;
 
 static inline char *page(int idx)
 {
-	return arena + (long)idx * psz;
+	return slot_base[idx / SLOT_PAGES] + (long)(idx % SLOT_PAGES) * psz;
 }
 
 static inline char *at(int slot, int pg)

@@ -24,8 +24,9 @@
 #define SYS_process_madvise 440
 #endif
 
+#define NR_MAPS		8
 #define SLOT_PAGES	1024
-#define ARENA_PAGES	(8 * SLOT_PAGES)
+#define ARENA_PAGES	(NR_MAPS * SLOT_PAGES)
 #define NR_FILES	4
 #define NR_CHILDREN	4
 #define NR_SWAPS	4

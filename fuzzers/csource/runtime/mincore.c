@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 static long incore(void *addr, long size)
 {
-	unsigned char vec[ARENA_PAGES];
+	unsigned char vec[SLOT_PAGES];
 
 	return sys(syscall(SYS_mincore, addr, size, vec));
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 static long place_move(int c, char *addr, long size, int node)
 {
-	static void *pages[ARENA_PAGES];
-	static int nodes[ARENA_PAGES], status[ARENA_PAGES];
+	static void *pages[SLOT_PAGES];
+	static int nodes[SLOT_PAGES], status[SLOT_PAGES];
 	long n = size / psz, pid = target_pid(c);
 
 	if (pid < 0)

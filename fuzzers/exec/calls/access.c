@@ -26,7 +26,7 @@ long mmf_exec_read(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 long mmf_exec_mincore(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	unsigned char vec[MMF_ARENA_PAGES];
+	unsigned char vec[MMF_SLOT_PAGES];
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 

@@ -57,14 +57,15 @@ long mmf_exec_mremap(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 	int dst = s->args[3] * MMF_SLOT_PAGES + s->args[4];
-	long len2 = (long)MIN((int)s->args[5], MMF_ARENA_PAGES - dst) * in->psz;
+	long len2 = (long)mmf_slot_clip(dst, s->args[5]) * in->psz;
 	char *to = mmf_page_addr(in, dst);
 	char *r = mremap(addr, len, len2, s->args[6], to);
-	char *end = in->arena + (long)MMF_ARENA_PAGES * in->psz;
+	int at;
 
 	if (r == MAP_FAILED)
 		return -errno;
-	if (r < in->arena || r + len2 > end) {
+	at = mmf_arena_index(in->arena, r, len2);
+	if (at < 0) {
 		/* Moved where the kernel liked: bring it back to the slot. */
 		char *b = mremap(r, len2, len2, MREMAP_MAYMOVE | MREMAP_FIXED, to);
 
@@ -72,9 +73,9 @@ long mmf_exec_mremap(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 			munmap(r, len2);
 			return -EFAULT;
 		}
-		r = b;
+		at = dst;
 	}
-	return (r - in->arena) / in->psz;
+	return at;
 }
 
 long mmf_exec_mprotect(struct mmf_interp *in, const struct mmf_stmt *s, int si)

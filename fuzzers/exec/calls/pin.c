@@ -280,7 +280,7 @@ static long pvm(struct mmf_interp *in, const struct mmf_stmt *s, int si, bool wr
 	long r;
 
 	mmf_stmt_range(s, &idx, &n);
-	n = MIN(n, MMF_ARENA_PAGES - ridx);
+	n = mmf_slot_clip(ridx, n);
 	if (s->args[3] != MMF_TARGET_SELF) {
 		pid = in->kids[s->args[3] - 1];
 		if (pid <= 0 || in->pidfds[s->args[3] - 1] < 0)

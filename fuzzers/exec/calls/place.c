@@ -46,7 +46,6 @@ long mmf_exec_move_pages(struct mmf_interp *in, const struct mmf_stmt *s, int si
 	if (pid < 0)
 		return pid;
 	mmf_stmt_range(s, &idx, &n);
-	n = MIN(n, MMF_SLOT_PAGES);
 	for (int i = 0; i < n; i++) {
 		pages[i] = mmf_page_addr(in, idx + i);
 		nodes[i] = node;

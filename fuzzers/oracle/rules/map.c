@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/arena.h"
 #include "model/uapi.h"
 #include "oracle/rules.h"
 #include "util/util.h"
@@ -132,17 +133,18 @@ static void extend(struct mmf_shadow *sh, int from, int idx, int n)
  */
 static void dontunmap_unlocks(struct mmf_shadow *sh, int idx, int n)
 {
-	for (int i = idx - 1; i >= 0 && sh->pages[i].mapped && sh->pages[i].locked; i--)
+	int first = idx - idx % MMF_SLOT_PAGES, end = first + MMF_SLOT_PAGES;
+
+	for (int i = idx - 1; i >= first && sh->pages[i].mapped && sh->pages[i].locked; i--)
 		sh->pages[i].lock_unknown = 1;
-	for (int i = idx + n; i < MMF_ARENA_PAGES && sh->pages[i].mapped &&
-	     sh->pages[i].locked; i++)
+	for (int i = idx + n; i < end && sh->pages[i].mapped && sh->pages[i].locked; i++)
 		sh->pages[i].lock_unknown = 1;
 }
 
 static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n, long res)
 {
 	int dst = s->args[3] * MMF_SLOT_PAGES + s->args[4];
-	int n2 = MIN((int)s->args[5], MMF_ARENA_PAGES - dst);
+	int n2 = mmf_slot_clip(dst, s->args[5]);
 	uint64_t flags = s->args[6];
 	struct mmf_shadow_page *tmp;
 	int keep;
@@ -161,13 +163,13 @@ static void do_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, 
 	if (res == idx) {
 		for (int i = n2; i < n; i++)
 			mmf_shadow_unmap_page(&sh->pages[idx + i]);
-		n2 = MIN(n2, MMF_ARENA_PAGES - idx);
+		n2 = mmf_slot_clip(idx, n2);
 		if (n2 > n)
 			extend(sh, idx + n - 1, idx + n, n2 - n);
 		return;
 	}
 	dst = res;
-	n2 = MIN(n2, MMF_ARENA_PAGES - dst);
+	n2 = mmf_slot_clip(dst, n2);
 	keep = MIN(n, n2);
 	tmp = mmf_xmalloc(n * sizeof(*tmp));
 	memcpy(tmp, &sh->pages[idx], n * sizeof(*tmp));
@@ -221,7 +223,7 @@ void mmf_rule_mremap(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, lo
 			mmf_pins_unpin(sh, idx, n, false);
 	}
 	/* The target range is touched too. */
-	mmf_shadow_touch_range(sh, res, MIN((int)s->args[5], MMF_ARENA_PAGES - (int)res), si);
+	mmf_shadow_touch_range(sh, res, mmf_slot_clip(res, s->args[5]), si);
 }
 
 /*

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/arena.h"
 #include "oracle/rules.h"
 #include "util/util.h"
 
@@ -255,12 +256,14 @@ static int remote_idx(const struct mmf_stmt *s)
 static void copy_pages(struct mmf_shadow *sh, int from, int to, int n, long res)
 {
 	bool overlap = from < to + n && to < from + n;
-	struct mmf_vset *v = mmf_xcalloc(MAX(res, 1), sizeof(*v));
+	struct mmf_vset *v;
 
+	/* Neither range leaves its slot, as in the executor. */
+	res = MIN(res, (long)mmf_slot_clip(from, mmf_slot_clip(to, n)));
+	v = mmf_xcalloc(MAX(res, 1), sizeof(*v));
 	for (long k = 0; k < res; k++)
-		v[k] = overlap || from + k >= MMF_ARENA_PAGES ? mmf_vset_unknown :
-			mmf_shadow_load(sh, from + k);
-	for (long k = 0; k < res && to + k < MMF_ARENA_PAGES; k++)
+		v[k] = overlap ? mmf_vset_unknown : mmf_shadow_load(sh, from + k);
+	for (long k = 0; k < res; k++)
 		store(sh, to + k, &v[k], false);
 	free(v);
 }
@@ -318,7 +321,8 @@ void mmf_pin_note(const struct mmf_stmt *s, uint8_t *slots, uint8_t *files, uint
 	case MMF_PROCESS_VM_WRITEV:
 		mmf_stmt_range(s, &idx, &n);
 		if (s->args[3] == MMF_TARGET_SELF)
-			*slots |= mmf_shadow_range_slots(remote_idx(s), n);
+			*slots |= mmf_shadow_range_slots(remote_idx(s),
+							 mmf_slot_clip(remote_idx(s), n));
 		break;
 	default:
 		/* The other families' calls use no pin. */
@@ -338,7 +342,7 @@ void mmf_pin_child_of(struct mmf_shadow *sh, const struct mmf_prog *p, int first
 			continue;
 		mmf_stmt_range(s, &idx, &n);
 		r = s->args[4] * MMF_SLOT_PAGES + s->args[5];
-		for (int k = 0; k < n && r + k < MMF_ARENA_PAGES; k++)
+		for (int k = 0; k < mmf_slot_clip(r, n); k++)
 			mmf_shadow_lose_page(sh, &sh->pages[r + k]);
 	}
 }
