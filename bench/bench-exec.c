@@ -52,7 +52,7 @@ static long plain_c(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (a == MAP_FAILED)
-		die("bench: mmap: %m");
+		mmf_die("bench: mmap: %m");
 	for (int i = 0; i < NPAGES; i++)
 		fill((uint64_t *)(a + (long)i * mmf_psz), words, 0x1100000000ull | i);
 	for (int i = 0; i < NPAGES; i++)
@@ -84,16 +84,16 @@ int main(void)
 	int devnull = open("/dev/null", O_WRONLY);
 
 	if (mmf_exec_init() || mmf_prog_parse(prog_text, &p, err, sizeof(err)))
-		die("bench: setup failed: %s", err);
+		mmf_die("bench: setup failed: %s", err);
 	/* Interleave the two so that machine noise hits both alike. */
 	for (int i = 0; i < ROUNDS * 10; i++) {
-		t = now_ns();
+		t = mmf_now_ns();
 		if (plain_c())
-			die("bench: plain C saw a wrong page");
-		tc[i] = now_ns() - t;
-		t = now_ns();
+			mmf_die("bench: plain C saw a wrong page");
+		tc[i] = mmf_now_ns() - t;
+		t = mmf_now_ns();
 		mmf_exec_interp(&p, &o, devnull);
-		te[i] = now_ns() - t;
+		te[i] = mmf_now_ns() - t;
 	}
 	qsort(tc, ROUNDS * 10, sizeof(tc[0]), cmp_u64);
 	qsort(te, ROUNDS * 10, sizeof(te[0]), cmp_u64);
@@ -105,17 +105,17 @@ int main(void)
 
 	/* Whole runner, generated programs, no swap of our own. */
 	mmf_rand_seed(&r, 1);
-	t0 = now_ns();
-	while (now_ns() - t0 < 10ull * 1000000000) {
+	t0 = mmf_now_ns();
+	while (mmf_now_ns() - t0 < 10ull * 1000000000) {
 		struct mmf_exec_result res;
 
 		mmf_prog_generate(&r, 4 + mmf_rand_below(&r, 24), &p);
 		if (mmf_exec_prog(&p, &o, &res))
-			die("bench: cannot run: %m");
+			mmf_die("bench: cannot run: %m");
 		mmf_exec_result_free(&res);
 		runs++;
 	}
 	printf("programs/s natively (generated, runner with fork and oracles, no swap set-up):"
-	       " %.1f\n", runs / ((now_ns() - t0) / 1e9));
+	       " %.1f\n", runs / ((mmf_now_ns() - t0) / 1e9));
 	return 0;
 }
