@@ -15,7 +15,6 @@
 #include "campaign/afl.h"
 #include "model/prog.h"
 #include "store/store.h"
-#include "symbolize/cover.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -207,28 +206,6 @@ static char *make_seeds(const struct mmf_campaign_opts *o, int *nr, char *err, s
 		}
 	}
 	return dir;
-}
-
-/* OUT/focus: the ranges' text the proxies send to their guests. */
-static int write_focus(const struct mmf_campaign_opts *o, char **path, char *err, size_t n)
-{
-	struct mmf_focus f = { 0 };
-	char *text;
-	int r;
-
-	if (mmf_focus_load(o->focus_vmlinux, o->focus, &f, err, n))
-		return -1;
-	*path = mmf_xasprintf("%s/focus", o->out);
-	text = mmf_focus_format(&f);
-	r = mmf_write_file_atomic(*path, text, strlen(text));
-	if (r)
-		snprintf(err, n, "%s: %s", *path, strerror(errno));
-	else
-		fprintf(o->info, "mmfuzz: campaign: focus '%s': %zu range(s), %llu KiB of text\n",
-			o->focus, f.n, (unsigned long long)mmf_focus_size(&f) >> 10);
-	free(text);
-	mmf_focus_free(&f);
-	return r;
 }
 
 struct instance {
@@ -477,7 +454,7 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 	seeds = make_seeds(o, &nr_seeds, err, n);
 	if (!seeds)
 		goto out;
-	if (o->focus && write_focus(o, &focus, err, n))
+	if (o->focus && mmf_campaign_write_focus(o, &focus, err, n))
 		goto out;
 	fprintf(o->info, "mmfuzz: campaign: AFL++ engine, %d seed(s) in %s, mutator %s\n",
 		nr_seeds, seeds, access(mutator, R_OK) ? "AFL++'s own" : mutator);

@@ -62,6 +62,7 @@ struct target {
 	FILE *pcs_file, *samples;
 	uint64_t t0, last_sample, execs, crashes, repeats;
 	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
+	uint64_t user_ns, sys_ns;	/* the programs' CPU time in the guest */
 	/* The last input, whose map AFL++'s calibration asks for again. */
 	char *last;
 	size_t last_len;
@@ -117,6 +118,11 @@ static void take_coverage(struct target *t)
 		fflush(t->pcs_file);
 }
 
+static double per_exec(const struct target *t, uint64_t ns)
+{
+	return t->execs ? ns / 1e6 / t->execs : 0;
+}
+
 static void sample(struct target *t, bool force)
 {
 	uint64_t now = mmf_now_ns();
@@ -126,10 +132,10 @@ static void sample(struct target *t, bool force)
 	t->last_sample = now;
 	fprintf(t->samples, "{\"t\":%.1f,\"execs\":%" PRIu64 ",\"repeats\":%" PRIu64
 		",\"pcs\":%zu,\"edges\":%zu,\"crashes\":%" PRIu64 ",\"boots\":%d,"
-		"\"run_ms\":%.0f,\"request_ms\":%.0f}\n",
+		"\"run_ms\":%.0f,\"user_ms\":%.0f,\"sys_ms\":%.0f,\"request_ms\":%.0f}\n",
 		(now - t->t0) / 1e9, t->execs, t->repeats, t->pcs.nr, t->nr_edges, t->crashes,
-		mmf_guest_repro_boots(t->g), t->execs ? t->run_ns / 1e6 / t->execs : 0.0,
-		t->execs ? t->request_ns / 1e6 / t->execs : 0.0);
+		mmf_guest_repro_boots(t->g), per_exec(t, t->run_ns), per_exec(t, t->user_ns),
+		per_exec(t, t->sys_ns), per_exec(t, t->request_ns));
 	fflush(t->samples);
 }
 
@@ -223,6 +229,8 @@ static int run_input(struct target *t, bool *crash)
 		return -1;
 	t->request_ns += mmf_now_ns() - t0;
 	t->run_ns += t->cov.run_ns;
+	t->user_ns += t->cov.user_ns;
+	t->sys_ns += t->cov.sys_ns;
 	t->execs++;
 	take_coverage(t);
 	if (t->o->cover && strcmp(t->cov.outcome, "failed"))

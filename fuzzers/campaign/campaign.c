@@ -10,7 +10,9 @@
 
 #include "campaign/campaign.h"
 #include "campaign/monitor.h"
+#include "repro/repro.h"
 #include "store/store.h"
+#include "symbolize/cover.h"
 #include "campaign/receive.h"
 #include "util/util.h"
 
@@ -30,6 +32,8 @@ struct guest {
 	int failed;		/* boots in a row that failed */
 	uint64_t boot_at;	/* when to boot again, while vm is NULL */
 	char *dir;
+	const char *focus;	/* the focus text for the coverage channel, NULL none */
+	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
 	char who[16];
 };
 
@@ -77,12 +81,21 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	c.exec_log = exec_log;
 	if (o->cover) {
 		pcs = mmf_xasprintf("%s/pcs", g->dir);
-		c.cover_log = pcs;
+		c.cover = true;
+		g->pcs_fd = open(pcs, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (g->pcs_fd < 0) {
+			snprintf(err, n, "cannot create %s: %s", pcs, strerror(errno));
+			free(pcs);
+			return -1;
+		}
 	}
 	g->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	r = g->console_fd < 0 ? -1 : mmf_vm_start(&c, &g->vm, err, n);
 	if (g->console_fd < 0)
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
+	/* The focus waits in the socket until the guest's fuzzer reads it. */
+	if (!r && g->focus && mmf_write_all(mmf_vm_cover_fd(g->vm), g->focus, strlen(g->focus)))
+		mmf_warnx_("campaign: vm %d: cannot send the focus: %s", g->id, strerror(errno));
 	if (!r && o->info && g->boot == 1) {
 		char *line = mmf_vm_argv_str(mmf_vm_args(g->vm));
 
@@ -113,6 +126,9 @@ static void guest_stop(struct guest *g, struct mmf_campaign_stats *st)
 	if (g->console_fd >= 0)
 		close(g->console_fd);
 	g->console_fd = -1;
+	if (g->pcs_fd >= 0)
+		close(g->pcs_fd);
+	g->pcs_fd = -1;
 }
 
 /* A finding of the console monitor: a kernel report, a hang, a death. */
@@ -168,6 +184,8 @@ static bool pump(struct guest *g, uint64_t now)
 	}
 	while ((r = mmf_vm_read_exec_log(g->vm, buf, sizeof(buf))) > 0)
 		mmf_sb_add(&g->exec, buf, r);
+	while (g->pcs_fd >= 0 && (r = read(mmf_vm_cover_fd(g->vm), buf, sizeof(buf))) > 0)
+		mmf_write_all(g->pcs_fd, buf, r);
 	return alive && mmf_vm_alive(g->vm);
 }
 
@@ -239,17 +257,54 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 	return 0;
 }
 
+int mmf_campaign_write_focus(const struct mmf_campaign_opts *o, char **path, char *err, size_t n)
+{
+	struct mmf_focus f = { 0 };
+	char *text;
+	int r;
+
+	if (mmf_focus_load(o->focus_vmlinux, o->focus, &f, err, n))
+		return -1;
+	*path = mmf_xasprintf("%s/focus", o->out);
+	text = mmf_focus_format(&f);
+	/* The end line tells a guest reading it from a port where it ends. */
+	text = mmf_xrealloc(text, strlen(text) + sizeof(MMF_COVER_FOCUS_END "\n"));
+	strcat(text, MMF_COVER_FOCUS_END "\n");
+	r = mmf_write_file_atomic(*path, text, strlen(text));
+	if (r)
+		snprintf(err, n, "%s: %s", *path, strerror(errno));
+	else
+		fprintf(o->info, "mmfuzz: campaign: focus '%s': %zu range(s), %llu KiB of text\n",
+			o->focus, f.n, (unsigned long long)mmf_focus_size(&f) >> 10);
+	free(text);
+	mmf_focus_free(&f);
+	return r;
+}
+
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n)
 {
 	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
 	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms;
-	char *store = mmf_xasprintf("%s/crashes", o->out);
+	char *store = mmf_xasprintf("%s/crashes", o->out), *focus = NULL, *focus_text = NULL;
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
 	int rc = 0;
 
 	memset(st, 0, sizeof(*st));
+	if (o->cover && o->focus) {
+		if (mmf_campaign_write_focus(o, &focus, err, n)) {
+			free(gs);
+			free(store);
+			return -1;
+		}
+		focus_text = mmf_read_file(focus, NULL);
+	} else if (o->cover) {
+		/* No ranges: every PC counts, and the guest need not wait for any. */
+		focus_text = mmf_xstrdup(MMF_COVER_FOCUS_END "\n");
+	}
 	for (int i = 0; i < o->vms; i++) {
+		gs[i].focus = focus_text;
+		gs[i].pcs_fd = -1;
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
@@ -303,6 +358,10 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 					pfd[np].fd = mmf_vm_findings_fd(g->vm);
 					pfd[np++].events = POLLIN;
 				}
+				if (mmf_vm_cover_fd(g->vm) >= 0 && np < 127) {
+					pfd[np].fd = mmf_vm_cover_fd(g->vm);
+					pfd[np++].events = POLLIN;
+				}
 				continue;
 			}
 			if (o->nr_lkdtm && f.kind == MMF_FOUND_REPORT)
@@ -328,6 +387,8 @@ out:
 	}
 	free(gs);
 	free(store);
+	free(focus);
+	free(focus_text);
 	return rc;
 }
 

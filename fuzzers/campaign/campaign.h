@@ -69,6 +69,13 @@ struct mmf_campaign_stats {
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n);
 
+/*
+ * OUT/focus: the text of o->focus's ranges in o->focus_vmlinux, ended by
+ * MMF_COVER_FOCUS_END, for the guests; *path malloc'ed. 0, or -1 and err.
+ */
+int mmf_campaign_write_focus(const struct mmf_campaign_opts *o, char **path, char *err,
+			     size_t n);
+
 struct mmf_receiver;
 
 /*

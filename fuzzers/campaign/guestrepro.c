@@ -460,10 +460,14 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 			c->pcs[c->nr_pcs++] = pc;
 		}
 	} else if (!strncmp(line, MMF_SERVE_STATUS, strlen(MMF_SERVE_STATUS))) {
-		unsigned long long ns = 0;
+		unsigned long long ns = 0, user = 0, sys = 0;
 
-		if (sscanf(line + strlen(MMF_SERVE_STATUS), "%15s %llu", c->outcome, &ns) >= 1)
+		if (sscanf(line + strlen(MMF_SERVE_STATUS), "%15s %llu %*s %llu %llu", c->outcome,
+			   &ns, &user, &sys) >= 1) {
 			c->run_ns = ns;
+			c->user_ns = user;
+			c->sys_ns = sys;
+		}
 	} else if (!strncmp(line, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
 		snprintf(title, n, "%s", line + strlen(MMF_SERVE_TITLE));
 	} else if (!strncmp(line, MMF_SERVE_REPORT, strlen(MMF_SERVE_REPORT))) {
@@ -485,7 +489,7 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 	c->console.len = 0;
 	clear_reports(c);
 	c->outcome[0] = '\0';
-	c->run_ns = 0;
+	c->run_ns = c->user_ns = c->sys_ns = 0;
 	if (ensure_guest(g))
 		return -1;
 	mmf_sb_init(&req);

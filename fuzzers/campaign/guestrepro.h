@@ -73,6 +73,7 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 struct mmf_guest_cover {
 	char outcome[16];
 	uint64_t run_ns;	/* the program's run in the guest */
+	uint64_t user_ns, sys_ns;	/* its CPU time there, user and kernel */
 	int nr_reports;
 	struct {
 		char *title, *body;

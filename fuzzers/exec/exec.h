@@ -90,6 +90,7 @@ struct mmf_exec_result {
 	enum mmf_run_status status;
 	int sig;
 	uint64_t ns;
+	uint64_t user_ns, sys_ns;	/* CPU time of the program's processes */
 	int nr_results;
 	struct mmf_call_result *results;
 	int nr_reports;

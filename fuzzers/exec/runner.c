@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,6 +153,7 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 	struct pollfd pf = { .fd = pfd, .events = POLLIN };
 	uint64_t deadline = mmf_now_ns() + (uint64_t)o->timeout_ms * 1000000;
 	struct mmf_hang_watch *w = mmf_xcalloc(MMF_MAX_STMTS + 1, sizeof(*w));
+	struct rusage ru = { 0 };
 	int timed_out = 0;
 
 	while (pfd >= 0) {
@@ -187,8 +189,10 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 	free(w);
 	/* Kill the whole group: fork blocks and anything they left. */
 	kill(-pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+	while (wait4(pid, status, 0, &ru) < 0 && errno == EINTR)
 		;
+	r->user_ns = ru.ru_utime.tv_sec * 1000000000ull + ru.ru_utime.tv_usec * 1000ull;
+	r->sys_ns = ru.ru_stime.tv_sec * 1000000000ull + ru.ru_stime.tv_usec * 1000ull;
 	while (waitpid(-pid, NULL, WNOHANG) > 0)
 		;
 	return timed_out;

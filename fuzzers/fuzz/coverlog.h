@@ -5,6 +5,7 @@
  * new to the run ("0x..." lines) and, when it grew, the count of distinct
  * edges ("# edges N") to the log, a guest's virtio port whose bytes the
  * host keeps (vm/vm.h cover_log): the same figures as the AFL++ engine's.
+ * The host may first give the focus on the same port (its input).
  */
 #ifndef MMF_COVERLOG_H
 #define MMF_COVERLOG_H

@@ -67,8 +67,10 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 	eo.cover = cover;
 	if (mmf_exec_prog(&p, &eo, &r))
 		return -1;
-	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s\n", mmf_run_status_name(r.status),
-		      (unsigned long long)r.ns, cover->state ? "state" : "kcov");
+	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s %llu %llu\n",
+		      mmf_run_status_name(r.status), (unsigned long long)r.ns,
+		      cover->state ? "state" : "kcov", (unsigned long long)r.user_ns,
+		      (unsigned long long)r.sys_ns);
 	for (int i = 0; i < r.nr_reports; i++) {
 		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
 			      (int)strcspn(r.reports[i].title, "\n"), r.reports[i].title);

@@ -66,8 +66,9 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
  * being the ranges' text (util/focus.h); then "done 0". A request whose
  * first line is MMF_SERVE_COVER runs the one program after it with kernel
  * coverage and answers, besides its titles, MMF_SERVE_STATUS and the run
- * status's name, the program's run time in ns and the feedback ("kcov", or
- * "state" without KCOV: exec/feedback.h), for each report of its oracles or the kernel log its
+ * status's name, the program's run time in ns, the feedback ("kcov", or
+ * "state" without KCOV: exec/feedback.h) and the CPU time of its processes
+ * in user space and in the kernel in ns, for each report of its oracles or the kernel log its
  * MMF_SERVE_TITLE line and an MMF_SERVE_REPORT line with the report's text
  * (mmf_sb_escaped_line()), MMF_SERVE_EDGES lines of "index:count" hex pairs and
  * MMF_SERVE_PCS lines of hex PCs (the focus's distinct PCs), then "done 0".
@@ -79,6 +80,8 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 #define MMF_SERVE_EDGES	"edges "
 #define MMF_SERVE_PCS	"pcs "
 #define MMF_SERVE_END	"# mmfuzz: end of request"
+/* The last line of a focus's text (util/focus.h) that a guest reads from a port. */
+#define MMF_COVER_FOCUS_END	"# mmfuzz: end of focus"
 #define MMF_SERVE_TITLE	"title "
 #define MMF_SERVE_DONE	"done "
 

@@ -172,20 +172,13 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, "virtio-serial-pci,id=vser0");
 	add(&a, "-device");
 	add(&a, "virtconsole,bus=vser0.0,chardev=execlog");
-	if (c->cover_log) {
-		add(&a, "-chardev");
-		mmf_sb_puts(&sb, "file,id=coverlog,append=on,path=");
-		qemu_opt(&sb, c->cover_log);
-		add_sb(&a, &sb);
-		add(&a, "-device");
-		add(&a, "virtserialport,bus=vser0.0,chardev=coverlog,name=" MMF_VM_COVER_PORT);
-	}
 	/* QEMU listens; mmf_vm_start() connects before the guest boots. */
-	for (int i = 0; i < 2; i++) {
-		static const char *const ids[] = { "ctl", "findings" };
-		static const char *const names[] = { MMF_VM_CTL_PORT, MMF_VM_FINDINGS_PORT };
+	for (int i = 0; i < 3; i++) {
+		static const char *const ids[] = { "ctl", "findings", "cover" };
+		static const char *const names[] = { MMF_VM_CTL_PORT, MMF_VM_FINDINGS_PORT,
+						     MMF_VM_COVER_PORT };
 
-		if (!(i ? c->findings : c->ctl))
+		if (!(i == 0 ? c->ctl : i == 1 ? c->findings : c->cover))
 			continue;
 		add(&a, "-chardev");
 		mmf_sb_printf(&sb, "socket,id=%s,server=on,wait=off,path=", ids[i]);

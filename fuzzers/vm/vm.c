@@ -16,13 +16,15 @@
 #include "util/util.h"
 #include "vm/vm.h"
 
+enum { PORT_CTL, PORT_FINDINGS, PORT_COVER, NR_PORTS };
+
 struct mmf_vm {
 	pid_t pid;
 	int console_fd;		/* read end of QEMU's stdout and stderr */
 	int exec_fd;		/* the execution log, read from where it ended at start */
 	/* The sockets of the control and findings channels, -1 for none. */
-	int port_fd[2];
-	char *port_path[2];
+	int port_fd[NR_PORTS];
+	char *port_path[NR_PORTS];
 	char **argv;
 	char **disks;
 	size_t nr_disks;
@@ -49,7 +51,7 @@ static void vm_free(struct mmf_vm *vm)
 		close(vm->console_fd);
 	if (vm->exec_fd >= 0)
 		close(vm->exec_fd);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < NR_PORTS; i++) {
 		if (vm->port_fd[i] >= 0)
 			close(vm->port_fd[i]);
 		if (vm->port_path[i])
@@ -95,7 +97,12 @@ static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char 
 	return 0;
 }
 
-static const char *const port_names[2] = { "ctl", "findings" };
+static const char *const port_names[NR_PORTS] = { "ctl", "findings", "cover" };
+
+static bool wants_port(const struct mmf_vm_config *c, int p)
+{
+	return p == PORT_CTL ? c->ctl : p == PORT_FINDINGS ? c->findings : c->cover;
+}
 
 /* QEMU makes its socket while it starts: wait for it, a few seconds at most. */
 static int connect_port(struct mmf_vm *vm, int p, char *err, size_t n)
@@ -144,9 +151,11 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	ssize_t r;
 
 	*vmp = NULL;
-	vm->console_fd = vm->exec_fd = vm->port_fd[0] = vm->port_fd[1] = -1;
-	for (int p = 0; p < 2; p++) {
-		if (!(p ? c->findings : c->ctl))
+	vm->console_fd = vm->exec_fd = -1;
+	for (int p = 0; p < NR_PORTS; p++)
+		vm->port_fd[p] = -1;
+	for (int p = 0; p < NR_PORTS; p++) {
+		if (!wants_port(c, p))
 			continue;
 		vm->port_path[p] = mmf_xasprintf("%s/%s.sock", c->workdir, port_names[p]);
 		if (strlen(vm->port_path[p]) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
@@ -198,7 +207,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		goto fail;
 	}
 	fcntl(vm->console_fd, F_SETFL, fcntl(vm->console_fd, F_GETFL) | O_NONBLOCK);
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < NR_PORTS; p++) {
 		if (!vm->port_path[p])
 			continue;
 		if (connect_port(vm, p, err, n)) {
@@ -208,8 +217,9 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 			goto fail;
 		}
 	}
-	if (vm->port_fd[1] >= 0)
-		fcntl(vm->port_fd[1], F_SETFL, fcntl(vm->port_fd[1], F_GETFL) | O_NONBLOCK);
+	for (int p = PORT_FINDINGS; p < NR_PORTS; p++)
+		if (vm->port_fd[p] >= 0)
+			fcntl(vm->port_fd[p], F_SETFL, fcntl(vm->port_fd[p], F_GETFL) | O_NONBLOCK);
 	*vmp = vm;
 	return 0;
 fail_errno:
@@ -231,12 +241,17 @@ uint64_t mmf_vm_started_ns(const struct mmf_vm *vm)
 
 int mmf_vm_ctl_fd(const struct mmf_vm *vm)
 {
-	return vm->port_fd[0];
+	return vm->port_fd[PORT_CTL];
 }
 
 int mmf_vm_findings_fd(const struct mmf_vm *vm)
 {
-	return vm->port_fd[1];
+	return vm->port_fd[PORT_FINDINGS];
+}
+
+int mmf_vm_cover_fd(const struct mmf_vm *vm)
+{
+	return vm->port_fd[PORT_COVER];
 }
 
 int mmf_vm_console_fd(const struct mmf_vm *vm)

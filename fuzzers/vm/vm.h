@@ -107,11 +107,12 @@ struct mmf_vm_config {
 	 */
 	bool findings;
 	/*
-	 * The coverage log: a virtio port named MMF_VM_COVER_PORT whose bytes
-	 * QEMU appends to this host file; the guest's fuzzer writes the new
-	 * PCs its programs reached there (mmfuzz fuzz --cover-log). NULL: none.
+	 * The coverage channel: a virtio port named MMF_VM_COVER_PORT,
+	 * workdir/cover.sock on the host (mmf_vm_cover_fd): the host may write
+	 * the focus first, and the guest's fuzzer writes the new PCs its
+	 * programs reached (mmfuzz fuzz --cover-log, fuzz/coverlog.h).
 	 */
-	const char *cover_log;
+	bool cover;
 };
 
 #define MMF_VM_CTL_PORT		"mmfuzz.ctl"
@@ -152,6 +153,8 @@ int mmf_vm_console_fd(const struct mmf_vm *vm);
 ssize_t mmf_vm_read_console(struct mmf_vm *vm, char *buf, size_t n);
 /* The control channel, connected, or -1 without one (blocking). */
 int mmf_vm_ctl_fd(const struct mmf_vm *vm);
+/* The coverage channel, connected and non-blocking, or -1 without one. */
+int mmf_vm_cover_fd(const struct mmf_vm *vm);
 /* The findings channel, connected and non-blocking, or -1 without one. */
 int mmf_vm_findings_fd(const struct mmf_vm *vm);
 /* New bytes of the execution log: >0, or 0 when there are none now. */
