@@ -5,6 +5,8 @@
 # the console log, the symbolized report and the last programs, restarts
 # the guest and goes on; the self-test ends when each was reported. The
 # budget is only a bound: a loaded host boots the guest 4 times slower.
+# This is the guests' own loop (--engine mmfuzz); the AFL++ engine's crash
+# path is test-afl-campaign.sh's.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -12,7 +14,7 @@ make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
 	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
 k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
 out="$TMP/c"
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 20m --kernel "$k/bzImage" \
+"$MMFUZZ" campaign --engine mmfuzz --arch x86_64 --vms 1 --duration 20m --kernel "$k/bzImage" \
 	--vmlinux "$k/vmlinux" --selftest-lkdtm WARNING,READ_AFTER_FREE,HUNG_TASK \
 	--out "$out" >"$TMP/log" 2>&1 && rc=0 || rc=$?
 [ $rc -eq 3 ] || { cat "$TMP/log"; fail "campaign exit $rc, not 3 (new titles)"; }
