@@ -15,6 +15,7 @@
 #include "campaign/afl.h"
 #include "model/prog.h"
 #include "store/store.h"
+#include "symbolize/cover.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -39,6 +40,55 @@ static char *exe_dir(void)
 		return mmf_xstrdup(".");
 	exe[len] = '\0';
 	return mmf_xstrdup(dirname(exe));
+}
+
+/* The project's corpus/ beside the build directory, if it is there. */
+static const char *default_corpus(void)
+{
+	static char path[PATH_MAX + 16];
+	char *dir = exe_dir();
+
+	snprintf(path, sizeof(path), "%s/../corpus", dir);
+	free(dir);
+	return access(path, R_OK) ? NULL : path;
+}
+
+int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
+			const struct mmf_vm_images *im, const char **corpus, bool *afl,
+			char *err, size_t n)
+{
+	if (engine && strcmp(engine, "afl") && strcmp(engine, "mmfuzz")) {
+		snprintf(err, n, "unknown engine '%s' (afl, mmfuzz)", engine);
+		return -1;
+	}
+	*afl = engine ? !strcmp(engine, "afl") : im->kcov == 1 && mmf_afl_available();
+	if (*afl && !mmf_afl_available()) {
+		snprintf(err, n, "the AFL++ engine needs afl-fuzz (scripts/setup.sh installs it)");
+		return -1;
+	}
+	if (*afl && o->nr_lkdtm > 1) {
+		snprintf(err, n, "the AFL++ engine's self-test takes one LKDTM type");
+		return -1;
+	}
+	if (*afl && im->kcov != 1)
+		fprintf(o->info, "mmfuzz: %s has no KCOV: AFL++'s feedback is the programs'"
+			" effects (vmstat, page states, results)\n", im->kernel);
+	if (o->focus && mmf_focus_spec_check(o->focus, err, n))
+		return -1;
+	o->focus_vmlinux = o->vmlinux ? o->vmlinux : im->vmlinux;
+	if (!o->focus && o->focus_vmlinux)
+		o->focus = "mm";
+	/* All PCs, or no PCs at all: no ranges to send. */
+	if (o->focus && (!strcmp(o->focus, "all") || im->kcov != 1))
+		o->focus = NULL;
+	if (o->focus && !o->focus_vmlinux) {
+		snprintf(err, n, "--focus needs the kernel's vmlinux (--vmlinux)");
+		return -1;
+	}
+	if (!corpus[0])
+		corpus[0] = default_corpus();
+	o->corpus = corpus;
+	return 0;
 }
 
 static uint64_t fnv(const void *p, size_t n)

@@ -16,6 +16,19 @@
 bool mmf_afl_available(void);
 
 /*
+ * The engine of a campaign or vm run, and the AFL++ engine's setting in o:
+ * engine is the user's --engine (NULL: afl where im's kernel has KCOV and
+ * afl-fuzz is installed, else mmfuzz); o->focus NULL means "mm" where the
+ * vmlinux is known (o->vmlinux, else the one beside the kernel), "all"
+ * none; o->corpus empty means the project's corpus/. *afl says which.
+ * 0, or -1 with a one-line reason in err (an unknown engine or focus, no
+ * afl-fuzz, a focus with no vmlinux).
+ */
+int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
+			const struct mmf_vm_images *im, const char **corpus, bool *afl,
+			char *err, size_t n);
+
+/*
  * Run o's campaign with AFL++: seeds from o->corpus (text programs *.mmf
  * and byte-form files, AFL++ queues of earlier runs), findings into
  * OUT/crashes through the proxies, PCs reached into OUT/vm-N/pcs.

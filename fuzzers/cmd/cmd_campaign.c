@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmfuzz campaign: N guests fuzzing in parallel, findings into a crash store. */
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +11,6 @@
 #include "campaign/campaign.h"
 #include "cmd/cmds.h"
 #include "store/store.h"
-#include "symbolize/cover.h"
 #include "util/util.h"
 
 static const char epilog[] =
@@ -49,20 +46,6 @@ static int parse_lkdtm(const char *arg, void *dst, char *err, size_t n)
 
 static volatile int stop;
 
-/* The project's corpus/ beside the build directory, if it is there. */
-static const char *default_corpus(void)
-{
-	static char path[PATH_MAX + 16];
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (len <= 0)
-		return NULL;
-	exe[len] = '\0';
-	snprintf(path, sizeof(path), "%s/../corpus", dirname(exe));
-	return access(path, R_OK) ? NULL : path;
-}
-
 static void on_stop(int sig)
 {
 	stop = 1;
@@ -77,6 +60,7 @@ int cmd_campaign(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_stop };
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *gargs[16] = { 0 };
 	const char *engine = NULL, *corpus[16] = { 0 };
+	bool afl;
 	struct lkdtm_list lkdtm = { .n = 0 };
 	const struct mmf_opt opts[] = {
 		CMD_OPT_ARCH(&arch),
@@ -137,40 +121,20 @@ int cmd_campaign(int argc, char **argv)
 	o.initrd = im.initrd;
 	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
 	o.guest_args = gargs;
-	if (engine && strcmp(engine, "afl") && strcmp(engine, "mmfuzz"))
-		mmf_die("campaign: unknown engine '%s' (afl, mmfuzz)", engine);
-	if (!engine)
-		engine = im.kcov == 1 && mmf_afl_available() ? "afl" : "mmfuzz";
-	if (!strcmp(engine, "afl") && im.kcov != 1)
-		printf("mmfuzz: campaign: %s has no KCOV: AFL++'s feedback is the programs' effects"
-		       " (vmstat, page states, results)\n", im.kernel);
-	if (!strcmp(engine, "afl") && !mmf_afl_available())
-		mmf_die("campaign: the AFL++ engine needs afl-fuzz (scripts/setup.sh installs it)");
-	if (!strcmp(engine, "afl") && lkdtm.n > 1)
-		mmf_die("campaign: the AFL++ engine's self-test takes one LKDTM type");
-	if (o.focus && mmf_focus_spec_check(o.focus, err, sizeof(err)))
-		mmf_die("campaign: --focus: %s", err);
-	o.focus_vmlinux = o.vmlinux ? o.vmlinux : im.vmlinux;
-	if (!o.focus && o.focus_vmlinux)
-		o.focus = "mm";
-	/* All PCs, or no PCs at all: no ranges to send. */
-	if (o.focus && (!strcmp(o.focus, "all") || im.kcov != 1))
-		o.focus = NULL;
-	if (o.focus && !o.focus_vmlinux)
-		mmf_die("campaign: --focus needs the kernel's vmlinux (--vmlinux)");
-	if (!corpus[0])
-		corpus[0] = default_corpus();
-	o.corpus = corpus;
 	o.lkdtm = lkdtm.type;
 	o.nr_lkdtm = lkdtm.n;
+	if (mmf_campaign_engine(&o, engine, &im, corpus, &afl, err, sizeof(err)))
+		mmf_die("campaign: %s", err);
+
 	printf("mmfuzz: campaign: %d %s guest(s) under %s, engine %s, for %llds, kernel %s%s,"
-	       " output in %s\n", o.vms, o.arch->name, mmf_vm_accel_name(o.accel), engine,
+	       " output in %s\n", o.vms, o.arch->name, mmf_vm_accel_name(o.accel),
+	       afl ? "afl" : "mmfuzz",
 	       (long long)o.duration_ms / 1000, im.kernel,
 	       im.kasan == 0 ? " (KASAN is off)" : "", o.out);
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!strcmp(engine, "afl"))
+	if (afl)
 		rc = mmf_afl_campaign_run(&o, &st, err, sizeof(err));
 	else
 		rc = mmf_campaign_run(&o, &st, err, sizeof(err));

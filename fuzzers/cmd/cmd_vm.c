@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
+#include "campaign/afl.h"
 #include "campaign/campaign.h"
 #include "campaign/receive.h"
 #include "store/tally.h"
@@ -51,6 +52,39 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 	printf("mmfuzz: initramfs %s\n", im->initrd);
 }
 
+/* The AFL++ engine: a campaign of one guest, the same summary and status. */
+static int afl_vm(struct mmf_campaign_opts *co, struct mmf_vm_images *im, const char **gargs,
+		  char *err, size_t n)
+{
+	struct mmf_campaign_stats st;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char *summary;
+	int rc;
+
+	printf("mmfuzz: %s guest on %s, engine afl, for %llds, output in %s\n", co->arch->name,
+	       mmf_vm_accel_name(co->accel), (long long)co->duration_ms / 1000, co->out);
+	fflush(stdout);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = mmf_afl_campaign_run(co, &st, err, n);
+	if (rc)
+		mmf_warnx_("vm: %s", err);
+	printf("mmfuzz: %d boot(s), %llu program(s)\n", st.boots,
+	       (unsigned long long)st.programs);
+	mmf_tally_print(&st.tally, stdout);
+	summary = mmf_xasprintf("%s/summary.json", co->out);
+	if (mmf_tally_json(&st.tally, summary, NULL)) {
+		mmf_warnx_("vm: cannot write %s: %s", summary, strerror(errno));
+		rc = -1;
+	}
+	free(summary);
+	rc = rc ? MMF_EXIT_ERROR : mmf_tally_exit(&st.tally);
+	mmf_tally_free(&st.tally);
+	mmf_vm_images_free(im);
+	free(gargs);
+	return rc;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *out = "mmfuzz-vm";
@@ -61,7 +95,8 @@ int cmd_vm(int argc, char **argv)
 	};
 	struct mmf_vm_run_opts ro = { .info = stdout, .stop = &stop, .duration_ms = 600000 };
 	uint64_t seed = (uint64_t)time(NULL);
-	bool echo = false;
+	bool echo = false, afl;
+	const char *engine = NULL, *corpus[16] = { 0 }, *focus = NULL;
 	int vms = 1;
 	const struct mmf_opt opts[] = {
 		CMD_OPT_ARCH(&arch),
@@ -80,6 +115,15 @@ int cmd_vm(int argc, char **argv)
 			"copy the guest's console to stdout"),
 		CMD_OPT_APPEND(&c.append),
 		CMD_OPT_GUEST_ARG(gopts, ARRAY_SIZE(gopts) - 1),
+		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
+			"afl: AFL++ over KCOV on the host (a campaign of one guest,\n"
+			"see 'mmfuzz campaign'); mmfuzz: the guest's own loop",
+			.def = "afl where the kernel has KCOV and afl-fuzz is installed"),
+		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
+			"afl: seeds (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,
+			.def = "the project's corpus/"),
+		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &focus,
+			"afl: the coverage that counts: all, mm, FILE[,FILE...]", .def = "mm"),
 		MMF_OPT_END
 	};
 	const struct mmf_opt *const tables[] = { opts, NULL };
@@ -142,6 +186,24 @@ int cmd_vm(int argc, char **argv)
 	c.initrd = im.initrd;
 	/* Now that there is a kernel: does it boot under KVM? */
 	c.accel = mmf_vm_accel_detect(c.arch, c.kernel);
+	{
+		struct mmf_campaign_opts co = {
+			.arch = c.arch, .accel = c.accel, .kernel = im.kernel, .initrd = im.initrd,
+			.out = out, .vms = 1, .mem_mb = c.mem_mb, .cpus = c.cpus,
+			.duration_ms = ro.duration_ms, .guest_args = gopts, .focus = focus,
+			.stop = (volatile int *)&stop, .info = stdout,
+		};
+		int ng = 0;
+
+		if (mmf_campaign_engine(&co, engine, &im, corpus, &afl, err, sizeof(err)))
+			mmf_die("vm: %s", err);
+		while (gopts[ng])
+			ng++;
+		if (afl && na > 6 + ng)
+			mmf_die("vm: options after -- are for the mmfuzz engine's loop");
+		if (afl)
+			return afl_vm(&co, &im, gargs, err, sizeof(err));
+	}
 	snprintf(timeout, sizeof(timeout), "%ds",
 		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
 	work = mmf_xasprintf("%s/scratch", out);

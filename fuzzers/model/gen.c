@@ -15,6 +15,7 @@
 
 #include "model/builder.h"
 #include "model/prog.h"
+#include "model/uapi.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -184,16 +185,30 @@ bool mmf_gen_push(struct gen *g, const struct mmf_stmt *s)
 	return true;
 }
 
-/* Emit s a few statements from now; reserved ones are emitted by the end. */
+/*
+ * Emit s a few statements from now; reserved ones (undos) are emitted by
+ * the end, and nest: the latest comes first (an unregister after the
+ * write protection inside the range is taken away).
+ */
 static void schedule(struct gen *g, const struct mmf_stmt *s, bool reserve)
 {
 	struct gen_pending *pd;
+	int due = g->p->nr + 1 + mmf_rand_below(g->r, 8);
 
 	if (g->nr_pending == (int)ARRAY_SIZE(g->pending) || (reserve && room(g) < 1))
 		return;
-	pd = &g->pending[g->nr_pending++];
+	if (reserve) {
+		for (int i = 0; i < g->nr_pending; i++)
+			if (g->pending[i].reserved)
+				due = MIN(due, g->pending[i].due);
+		memmove(&g->pending[1], &g->pending[0], g->nr_pending * sizeof(*pd));
+		pd = &g->pending[0];
+	} else {
+		pd = &g->pending[g->nr_pending];
+	}
+	g->nr_pending++;
 	pd->s = *s;
-	pd->due = g->p->nr + 1 + mmf_rand_below(g->r, 8);
+	pd->due = due;
 	pd->reserved = reserve;
 	g->reserved += reserve;
 }
@@ -229,20 +244,12 @@ int mmf_gen_pick_slot(struct gen *g)
 	return mmf_rand_below(g->r, MMF_NR_MAPS);
 }
 
-/*
- * Args at..at+2 (map, page, npages): mostly inside a mapping of the slot,
- * a third of the time all of it.
- */
-void mmf_gen_pick_range(struct gen *g, struct mmf_stmt *s, int at)
+/* Args at..at+2: slot m, [base, base + len) or, two thirds of the time, a part of it. */
+static void place_range(struct gen *g, struct mmf_stmt *s, int at, int m, uint64_t base,
+			uint64_t len)
 {
-	int m = mmf_gen_pick_slot(g);
-	const struct gen_slot *sl = &g->maps[m];
-	uint64_t base = 0, len = MMF_SLOT_PAGES, off = 0, n = len;
+	uint64_t off = 0, n = len;
 
-	if (sl->mapped && !mmf_rand_oneof(g->r, 16)) {
-		base = sl->page;
-		n = len = sl->npages;
-	}
 	if (!mmf_rand_oneof(g->r, 3)) {
 		off = mmf_gen_rand_offset(g->r, len);
 		n = mmf_gen_rand_npages(g->r, len - off);
@@ -252,8 +259,81 @@ void mmf_gen_pick_range(struct gen *g, struct mmf_stmt *s, int at)
 	s->args[at + 2] = n;
 }
 
-/* Half the time the same range, else a part of it. */
-static void sub_range(struct gen *g, uint64_t *range)
+void mmf_gen_range_in(struct gen *g, struct mmf_stmt *s, int at, int m)
+{
+	place_range(g, s, at, m, g->maps[m].page, g->maps[m].npages);
+}
+
+/* Args at..at+2 (map, page, npages): mostly inside a mapping of the slot. */
+void mmf_gen_pick_range(struct gen *g, struct mmf_stmt *s, int at)
+{
+	int m = mmf_gen_pick_slot(g);
+
+	if (g->maps[m].mapped && !mmf_rand_oneof(g->r, 16))
+		mmf_gen_range_in(g, s, at, m);
+	else
+		place_range(g, s, at, m, 0, MMF_SLOT_PAGES);
+}
+
+int mmf_gen_pick_mem(struct gen *g, unsigned int mems, bool writable, int avoid)
+{
+	unsigned int mask = 0;
+
+	for (int i = 0; i < MMF_NR_MAPS; i++) {
+		const struct gen_slot *sl = &g->maps[i];
+
+		if (sl->mapped && mems & 1u << sl->mem && (!writable || sl->prot & MMF_PROT_WRITE) &&
+		    i != avoid)
+			mask |= 1u << i;
+	}
+	if (!mask)
+		return -1;
+	/* Blocks and the calls after them race on the same pages. */
+	if (mask & 1u << g->hot && mmf_rand_below(g->r, 2))
+		return g->hot;
+	return gen_rand_bit(g->r, mask);
+}
+
+void mmf_gen_cut(uint16_t *start, uint16_t *len, uint64_t page, uint64_t n)
+{
+	uint64_t end = page + n, r_end = *start + *len;
+
+	if (!*len || end <= *start || page >= r_end)
+		return;
+	if (page <= *start && end >= r_end) {
+		*len = 0;
+	} else if (page <= *start) {
+		*len = r_end - end;
+		*start = end;
+	} else if (end >= r_end) {
+		*len = page - *start;
+	}
+}
+
+static void vma_start(struct gen *g, int m, uint64_t page)
+{
+	if (page < MMF_SLOT_PAGES)
+		g->maps[m].vma_starts[page / 64] |= 1ull << page % 64;
+}
+
+void mmf_gen_split(struct gen *g, const struct mmf_stmt *s)
+{
+	vma_start(g, s->args[0], s->args[1]);
+	vma_start(g, s->args[0], s->args[1] + s->args[2]);
+}
+
+void mmf_gen_one_vma(const struct gen *g, uint64_t *range)
+{
+	const uint64_t *starts = g->maps[range[0]].vma_starts;
+
+	for (uint64_t p = range[1] + 1; p < range[1] + range[2] && p < MMF_SLOT_PAGES; p++)
+		if (starts[p / 64] & 1ull << p % 64) {
+			range[2] = p - range[1];
+			return;
+		}
+}
+
+void mmf_gen_sub_range(struct gen *g, uint64_t *range)
 {
 	uint64_t off;
 
@@ -286,8 +366,10 @@ void mmf_gen_default(struct gen *g, struct mmf_stmt *s)
 /* A target is mostly this process, else a live child of the group. */
 uint64_t mmf_gen_rand_target(struct gen *g)
 {
-	return g->children && mmf_rand_oneof(g->r, 3) ? 1 + gen_rand_bit(g->r, g->children) :
-		MMF_TARGET_SELF;
+	/* A child knows its siblings forked before it, not itself. */
+	unsigned int kids = g->children & ~(g->in_fork ? 1u << g->forked : 0);
+
+	return kids && mmf_rand_oneof(g->r, 3) ? 1 + gen_rand_bit(g->r, kids) : MMF_TARGET_SELF;
 }
 
 /* Calls on pages need a mapping: make one first, mostly. */
@@ -307,7 +389,7 @@ static void range_call(struct gen *g, int id, const uint64_t *range, const char 
 	struct mmf_stmt s = { .id = id };
 
 	memcpy(s.args, range, 3 * sizeof(s.args[0]));
-	sub_range(g, s.args);
+	mmf_gen_sub_range(g, s.args);
 	mmf_gen_args(g, &s, 3);
 	if (advice)
 		set_last_arg(&s, advice);
@@ -400,6 +482,7 @@ static void schedule_undo(struct gen *g, const struct mmf_stmt *s)
 static void uffd_wp_cycle(struct gen *g)
 {
 	struct mmf_stmt s = { .id = MMF_WRITE }, off = { .id = MMF_SWAPOFF };
+	struct mmf_stmt reg = { .id = MMF_UFFD_REGISTER };
 	uint64_t range[3];
 
 	ensure_mapped(g);
@@ -407,9 +490,13 @@ static void uffd_wp_cycle(struct gen *g)
 	memcpy(range, s.args, sizeof(range));
 	mmf_gen_args(g, &s, 3);
 	mmf_gen_push(g, &s);
-	range_call(g, MMF_UFFD_REGISTER, range, mmf_rand_below(g->r, 2) ?
-		   "UFFDIO_REGISTER_MODE_WP" : "UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP");
-	range_call(g, MMF_UFFD_WRITEPROTECT, range, "UFFDIO_WRITEPROTECT_MODE_WP");
+	/* Write protection works on registered pages: a part of what was registered. */
+	memcpy(reg.args, range, sizeof(range));
+	mmf_gen_sub_range(g, reg.args);
+	set_last_arg(&reg, mmf_rand_below(g->r, 2) ? "UFFDIO_REGISTER_MODE_WP" :
+		     "UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP");
+	mmf_gen_push(g, &reg);
+	range_call(g, MMF_UFFD_WRITEPROTECT, reg.args, "UFFDIO_WRITEPROTECT_MODE_WP");
 	range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
 	if (mmf_rand_oneof(g->r, 3) && can_schedule(g)) {
 		builders[MMF_SWAPOFF]->build(g, &off);

@@ -29,7 +29,28 @@ static const struct mmf_bias madvise_biases[] = {
 		"MADV_POPULATE_READ", "MADV_POPULATE_WRITE" } },
 };
 
-MMF_BUILDER(madvise, mmf_gen_default, MMF_BIASES(madvise_biases));
+/* The advice that changes VMA flags, and so splits the VMAs at the range's ends. */
+static const char *const flag_advice[] = {
+	"MADV_NORMAL", "MADV_RANDOM", "MADV_SEQUENTIAL", "MADV_DONTFORK", "MADV_DOFORK",
+	"MADV_MERGEABLE", "MADV_UNMERGEABLE", "MADV_HUGEPAGE", "MADV_NOHUGEPAGE",
+	"MADV_DONTDUMP", "MADV_DODUMP", "MADV_WIPEONFORK", "MADV_KEEPONFORK",
+};
+
+static bool sets_flags(uint64_t advice)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(flag_advice); i++)
+		if (advice == mmf_gen_set_value(&mmf_madv_set, flag_advice[i]))
+			return true;
+	return false;
+}
+
+static void apply_madvise(struct gen *g, const struct mmf_stmt *s)
+{
+	if (sets_flags(s->args[3]))
+		mmf_gen_split(g, s);
+}
+
+MMF_BUILDER(madvise, mmf_gen_default, .apply = apply_madvise, MMF_BIASES(madvise_biases));
 
 static void build_pmadv(struct gen *g, struct mmf_stmt *s)
 {
@@ -51,4 +72,15 @@ static void build_pmadv_vec(struct gen *g, struct mmf_stmt *s)
 	mmf_gen_args(g, s, 6);
 }
 
-MMF_BUILDER(process_madvise_vec, build_pmadv_vec, MMF_BIASES(madvise_biases));
+static void apply_pmadv_vec(struct gen *g, const struct mmf_stmt *s)
+{
+	struct mmf_stmt second = { .args = { s->args[3], s->args[4], s->args[5] } };
+
+	if (!sets_flags(s->args[6]))
+		return;
+	mmf_gen_split(g, s);
+	mmf_gen_split(g, &second);
+}
+
+MMF_BUILDER(process_madvise_vec, build_pmadv_vec, .apply = apply_pmadv_vec,
+	    MMF_BIASES(madvise_biases));

@@ -14,6 +14,7 @@ static void build_fork(struct gen *g, struct mmf_stmt *s)
 static void apply_fork(struct gen *g, const struct mmf_stmt *s)
 {
 	g->children |= 1u << s->args[0];
+	g->forked = s->args[0];
 	g->inflight++;
 }
 

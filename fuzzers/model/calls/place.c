@@ -40,7 +40,8 @@ static const struct mmf_bias mbind_biases[] = {
 		"MPOL_MF_MOVE_ALL", "" } },
 };
 
-MMF_BUILDER(mbind, build_mbind, MMF_BIASES(mbind_biases));
+/* A policy of its own splits the VMAs at the range's ends. */
+MMF_BUILDER(mbind, build_mbind, .apply = mmf_gen_split, MMF_BIASES(mbind_biases));
 
 static void build_move_pages(struct gen *g, struct mmf_stmt *s)
 {

@@ -207,6 +207,11 @@ void mmf_rule_dio_file(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, 
 	mmf_rule_tmpfile(sh, s, si, res);
 }
 
+/*
+ * A read that stops short may have zeroed the rest of its range: iomap
+ * copies zeroes for a hole's whole length, then cuts the count at the
+ * file's size (ext4, reading past the end of a sparse file).
+ */
 void mmf_rule_dio_read(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
 	int idx, n;
@@ -217,6 +222,8 @@ void mmf_rule_dio_read(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, 
 
 		store(sh, idx + k, &v, false);
 	}
+	for (long k = MAX(res, 0); res >= 0 && k < n; k++)
+		store(sh, idx + k, &mmf_vset_zero, true);
 }
 
 /* Does file f have a page mapped in the arena? */
