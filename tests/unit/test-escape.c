@@ -11,10 +11,10 @@
 
 static void test_escape(void)
 {
-	const char *texts[] = { "", "one line", "BUG: x\n  at y\\z\n", "\\n is not a newline",
+	static const char *const texts[] = { "", "one line", "BUG: x\n  at y\\z\n", "\\n is not a newline",
 				"\n\n\\\\" };
 
-	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
 		struct strbuf sb;
 		char *back;
 
