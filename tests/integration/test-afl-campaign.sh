@@ -41,22 +41,10 @@ execs=$(echo "$last" | sed 's/.*"execs":\([0-9]*\).*/\1/')
 # The PCs are kernel text, and mm/ functions are among them.
 pcs=$(wc -l <"$out/vm-0/pcs")
 [ "$pcs" -gt 1000 ] || fail "only $pcs PCs reached"
-nm -S "$k/vmlinux" | awk '$4 == "do_swap_page" || $4 == "madvise_cold_or_pageout_pte_range" ||
-	$4 == "zap_pte_range" { print $1, $2, $4 }' >"$TMP/funcs"
-[ -s "$TMP/funcs" ] || fail "no mm/ symbols in vmlinux"
-while read -r lo sz name; do
-	lo=$((16#$lo))
-	sz=$((16#$sz))
-	while read -r pc; do
-		pc=$((pc))
-		if [ "$pc" -ge "$lo" ] && [ "$pc" -lt $((lo + sz)) ]; then
-			echo "$name"
-			break
-		fi
-	done <"$out/vm-0/pcs"
-done <"$TMP/funcs" >"$TMP/hit"
-grep -q . "$TMP/hit" || fail "no PC in do_swap_page, zap_pte_range or the PAGEOUT walk"
-echo "INFO: $q queue entries, $pcs PCs, $execs executions; reached: $(tr '\n' ' ' <"$TMP/hit")"
+covered_functions "$k/vmlinux" "$out/vm-0/pcs" >"$TMP/hit"
+grep -Exq 'do_swap_page|madvise_cold_or_pageout_pte_range' "$TMP/hit" ||
+	fail "no PC in do_swap_page or the PAGEOUT walk"
+echo "INFO: $q queue entries, $pcs PCs, $execs executions; in $(wc -l <"$TMP/hit") mm/ functions"
 # The second campaign starts from the first one's queue.
 out2="$TMP/b"
 "$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
