@@ -21,7 +21,7 @@ for f in swapin-exclusive-reuse madv-free-vs-dontneed-swapped mlock-munlock-thre
 	cp "corpus/$f.mmf" "$TMP/seeds/"
 done
 out="$TMP/a"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$TMP/seeds" --selftest-lkdtm WARNING --out "$out" >"$TMP/log" 2>&1 &&
 	rc=0 || rc=$?
 cat "$TMP/log"
@@ -47,7 +47,7 @@ grep -Exq 'do_swap_page|madvise_cold_or_pageout_pte_range' "$TMP/hit" ||
 echo "INFO: $q queue entries, $pcs PCs, $execs executions; in $(wc -l <"$TMP/hit") mm/ functions"
 # The second campaign starts from the first one's queue.
 out2="$TMP/b"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$out" --out "$out2" >"$TMP/log2" 2>&1 || true
 cat "$TMP/log2"
 seeds=$(sed -n 's/.*AFL++ engine, \([0-9]*\) seed(s).*/\1/p' "$TMP/log2")
@@ -66,7 +66,7 @@ kept=$(ls "$TMP/min" | wc -l)
 	fail "minimize kept $kept"
 # Without KCOV (Debian's kernel) AFL++ still keeps inputs: the state feedback.
 out3="$TMP/c"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 2m --kernel debian \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 60s --kernel debian \
 	--corpus "$TMP/seeds" --out "$out3" >"$TMP/log3" 2>&1 || true
 cat "$TMP/log3"
 grep -q 'has no KCOV' "$TMP/log3" || fail "the state feedback was not announced"
