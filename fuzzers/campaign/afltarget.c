@@ -12,6 +12,7 @@
 
 #include "campaign/afltarget.h"
 #include "store/store.h"
+#include "util/u64set.h"
 #include "util/util.h"
 
 /* AFL++'s fork server descriptors: its commands come on 198, we answer on 199. */
@@ -20,37 +21,6 @@
 #define MAP_SIZE	MMF_GUEST_COVER_EDGES
 #define SAMPLE_MS	5000
 
-/* Every PC the guests reached, for the coverage files and figures. */
-struct pc_set {
-	uint64_t *slot;
-	size_t cap, nr;
-};
-
-static bool pc_set_add(struct pc_set *s, uint64_t pc)
-{
-	size_t i;
-
-	if (!pc)
-		return false;
-	if (2 * (s->nr + 1) > s->cap) {
-		struct pc_set big = { .cap = s->cap ? 2 * s->cap : 1 << 16 };
-
-		big.slot = mmf_xcalloc(big.cap, sizeof(*big.slot));
-		for (size_t k = 0; k < s->cap; k++)
-			if (s->slot[k])
-				pc_set_add(&big, s->slot[k]);
-		free(s->slot);
-		*s = big;
-	}
-	for (i = (pc * 0x9e3779b97f4a7c15ull) >> 40 & (s->cap - 1); s->slot[i];
-	     i = (i + 1) & (s->cap - 1))
-		if (s->slot[i] == pc)
-			return false;
-	s->slot[i] = pc;
-	s->nr++;
-	return true;
-}
-
 struct target {
 	const struct mmf_afl_target_opts *o;
 	struct mmf_guest_repro *g;
@@ -58,7 +28,7 @@ struct target {
 	uint8_t *map;
 	uint8_t seen_edges[MAP_SIZE];
 	size_t nr_edges;
-	struct pc_set pcs;
+	struct mmf_u64set pcs;	/* every PC the guest reached */
 	FILE *pcs_file, *samples;
 	uint64_t t0, last_sample, execs, crashes, repeats;
 	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
@@ -112,7 +82,7 @@ static void take_coverage(struct target *t)
 			t->nr_edges++;
 		}
 	for (size_t i = 0; i < t->cov.nr_pcs; i++)
-		if (pc_set_add(&t->pcs, t->cov.pcs[i]) && t->pcs_file)
+		if (mmf_u64set_add(&t->pcs, t->cov.pcs[i]) && t->pcs_file)
 			fprintf(t->pcs_file, "0x%" PRIx64 "\n", t->cov.pcs[i]);
 	if (t->pcs_file)
 		fflush(t->pcs_file);
@@ -352,7 +322,7 @@ int mmf_afl_target(const struct mmf_afl_target_opts *o, char *err, size_t n)
 		fclose(t->pcs_file);
 	if (t->samples)
 		fclose(t->samples);
-	free(t->pcs.slot);
+	mmf_u64set_free(&t->pcs);
 	free(t->last);
 	shmdt(t->map);
 	free(t);

@@ -8,6 +8,7 @@
 
 #include "fuzz/coverlog.h"
 #include "repro/repro.h"
+#include "util/u64set.h"
 #include "util/util.h"
 
 /* How long the host may take to have the focus on the port. */
@@ -19,8 +20,7 @@ struct mmf_cover_log {
 	struct mmf_cover *map;
 	uint8_t seen_edges[MMF_COVER_EDGES];
 	long nr_edges;
-	uint64_t *pcs;		/* open addressing, 0 empty */
-	size_t cap, nr;
+	struct mmf_u64set pcs;	/* every PC sent */
 };
 
 /*
@@ -74,39 +74,12 @@ struct mmf_cover_log *mmf_cover_log_open(const char *path)
 		free(l);
 		return NULL;
 	}
-	l->cap = 1 << 16;
-	l->pcs = mmf_xcalloc(l->cap, sizeof(*l->pcs));
 	return l;
 }
 
 struct mmf_cover *mmf_cover_log_map(struct mmf_cover_log *l)
 {
 	return l ? l->map : NULL;
-}
-
-static bool add_pc(struct mmf_cover_log *l, uint64_t pc)
-{
-	size_t i;
-
-	if (2 * (l->nr + 1) > l->cap) {
-		uint64_t *old = l->pcs;
-		size_t cap = l->cap;
-
-		l->cap *= 2;
-		l->nr = 0;
-		l->pcs = mmf_xcalloc(l->cap, sizeof(*l->pcs));
-		for (size_t k = 0; k < cap; k++)
-			if (old[k])
-				add_pc(l, old[k]);
-		free(old);
-	}
-	for (i = (pc * 0x9e3779b97f4a7c15ull) >> 40 & (l->cap - 1); l->pcs[i];
-	     i = (i + 1) & (l->cap - 1))
-		if (l->pcs[i] == pc)
-			return false;
-	l->pcs[i] = pc;
-	l->nr++;
-	return true;
 }
 
 void mmf_cover_log_take(struct mmf_cover_log *l)
@@ -118,7 +91,7 @@ void mmf_cover_log_take(struct mmf_cover_log *l)
 		return;
 	mmf_sb_init(&sb);
 	for (size_t i = 0; i < MMF_COVER_PCS; i++)
-		if (l->map->pcs[i] && add_pc(l, l->map->pcs[i]))
+		if (l->map->pcs[i] && mmf_u64set_add(&l->pcs, l->map->pcs[i]))
 			mmf_sb_printf(&sb, "0x%llx\n", (unsigned long long)l->map->pcs[i]);
 	for (int e = 0; e < MMF_COVER_EDGES; e++)
 		if (l->map->edges[e] && !l->seen_edges[e]) {
@@ -139,6 +112,6 @@ void mmf_cover_log_close(struct mmf_cover_log *l)
 	close(l->fd);
 	mmf_cover_free(l->map);
 	mmf_focus_free(&l->focus);
-	free(l->pcs);
+	mmf_u64set_free(&l->pcs);
 	free(l);
 }

@@ -95,6 +95,13 @@ check_clean() {
 		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(our_knobs) | grep '^[<>]')"
 }
 
+# covered_functions VMLINUX PCFILE: the mm/ functions of which a PC in
+# PCFILE is a covered call site ('mmfuzz cover'); '#' lines are skipped.
+covered_functions() {
+	grep -v '^#' "$2" | "$MMFUZZ" cover --vmlinux "$1" --focus mm - |
+		awk 'NF == 4 && $1 > 0 && $3 ~ /%$/ && $4 !~ /\// { print $4 }'
+}
+
 # wait_for PID SECONDS CMD...: poll CMD every 0.1 s while PID lives, for
 # SECONDS at most (a busy host makes swap files and devices slowly).
 wait_for() {

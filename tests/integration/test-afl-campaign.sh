@@ -21,7 +21,7 @@ for f in swapin-exclusive-reuse madv-free-vs-dontneed-swapped mlock-munlock-thre
 	cp "corpus/$f.mmf" "$TMP/seeds/"
 done
 out="$TMP/a"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$TMP/seeds" --selftest-lkdtm WARNING --out "$out" >"$TMP/log" 2>&1 &&
 	rc=0 || rc=$?
 cat "$TMP/log"
@@ -41,25 +41,13 @@ execs=$(echo "$last" | sed 's/.*"execs":\([0-9]*\).*/\1/')
 # The PCs are kernel text, and mm/ functions are among them.
 pcs=$(wc -l <"$out/vm-0/pcs")
 [ "$pcs" -gt 1000 ] || fail "only $pcs PCs reached"
-nm -S "$k/vmlinux" | awk '$4 == "do_swap_page" || $4 == "madvise_cold_or_pageout_pte_range" ||
-	$4 == "zap_pte_range" { print $1, $2, $4 }' >"$TMP/funcs"
-[ -s "$TMP/funcs" ] || fail "no mm/ symbols in vmlinux"
-while read -r lo sz name; do
-	lo=$((16#$lo))
-	sz=$((16#$sz))
-	while read -r pc; do
-		pc=$((pc))
-		if [ "$pc" -ge "$lo" ] && [ "$pc" -lt $((lo + sz)) ]; then
-			echo "$name"
-			break
-		fi
-	done <"$out/vm-0/pcs"
-done <"$TMP/funcs" >"$TMP/hit"
-grep -q . "$TMP/hit" || fail "no PC in do_swap_page, zap_pte_range or the PAGEOUT walk"
-echo "INFO: $q queue entries, $pcs PCs, $execs executions; reached: $(tr '\n' ' ' <"$TMP/hit")"
+covered_functions "$k/vmlinux" "$out/vm-0/pcs" >"$TMP/hit"
+grep -Exq 'do_swap_page|madvise_cold_or_pageout_pte_range' "$TMP/hit" ||
+	fail "no PC in do_swap_page or the PAGEOUT walk"
+echo "INFO: $q queue entries, $pcs PCs, $execs executions; in $(wc -l <"$TMP/hit") mm/ functions"
 # The second campaign starts from the first one's queue.
 out2="$TMP/b"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 3m --kernel "$k/bzImage" \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$out" --out "$out2" >"$TMP/log2" 2>&1 || true
 cat "$TMP/log2"
 seeds=$(sed -n 's/.*AFL++ engine, \([0-9]*\) seed(s).*/\1/p' "$TMP/log2")
@@ -78,7 +66,7 @@ kept=$(ls "$TMP/min" | wc -l)
 	fail "minimize kept $kept"
 # Without KCOV (Debian's kernel) AFL++ still keeps inputs: the state feedback.
 out3="$TMP/c"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 2m --kernel debian \
+"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 60s --kernel debian \
 	--corpus "$TMP/seeds" --out "$out3" >"$TMP/log3" 2>&1 || true
 cat "$TMP/log3"
 grep -q 'has no KCOV' "$TMP/log3" || fail "the state feedback was not announced"
