@@ -78,6 +78,8 @@ struct mmf_call_result {
 	int16_t party;		/* -1 main line, else the opening statement */
 	int32_t swapped;	/* swapped pages of the range after it, -1 unknown */
 	int64_t res;		/* >= 0, or -errno */
+	/* Time in the call itself, and in the oracles' checks after it. */
+	uint64_t call_ns, check_ns;
 };
 
 struct mmf_exec_report {

@@ -188,10 +188,12 @@ void mmf_page_verify(struct mmf_interp *in, int idx, int si)
 	report_corruption(in, idx, si, &vs, pg, words, bad, nbad);
 }
 
-static void record(struct mmf_interp *in, int si, int party, long res, int swapped)
+static void record(struct mmf_interp *in, int si, int party, long res, int swapped,
+		   uint64_t call_ns, uint64_t check_ns)
 {
-	char buf[96];
-	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d\n", si, party, res, swapped);
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d %llu %llu\n", si, party, res, swapped,
+			 (unsigned long long)call_ns, (unsigned long long)check_ns);
 
 	mmf_write_all(in->outfd, buf, n);
 }
@@ -268,6 +270,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	const char *why = NULL;
 	int experr = 0, swapped = -1, idx, n, nst = 0;
 	uint8_t before[MMF_STATE_PAGES], after[MMF_STATE_PAGES];
+	uint64_t t0, t1, t2;
 	struct strbuf sb;
 	long res;
 
@@ -275,9 +278,10 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	 * place, as mmf_prog_validate() says; it fails without running.
 	 */
 	if (!run) {
-		record(in, si, party, -EINVAL, -1);
+		record(in, si, party, -EINVAL, -1, 0, 0);
 		return;
 	}
+	t0 = mmf_now_ns();
 	mmf_sb_init(&sb);
 	note_vmlck_base(in, s);
 	if (!in->inflight) {
@@ -290,7 +294,9 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
 				      in->psz, n, before);
 	mmf_kcov_call_begin(in->o->cover);
+	t1 = mmf_now_ns();
 	res = run(in, s, si);
+	t2 = mmf_now_ns();
 	mmf_kcov_call_end(in->o->cover);
 	if (nst) {
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
@@ -315,10 +321,10 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	mmf_sb_free(&sb);
 	if ((flags & MMF_CALL_SWAPCHECK) && mmf_stmt_range(s, &idx, &n))
 		swapped = mmf_pagemap_swapped(pagemap_fd(in), mmf_page_addr(in, idx), in->psz, n);
-	record(in, si, party, res, swapped);
 	/* The checks and hooks of a store: its tag is arg 3. */
 	if ((flags & MMF_CALL_STORES) && !in->inflight && !in->nr_threads)
 		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
+	record(in, si, party, res, swapped, t2 - t1, mmf_now_ns() - t0 - (t2 - t1));
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
 	if (in->o->corrupt_tag && (flags & MMF_CALL_STORES) && res > 0 &&
@@ -446,6 +452,7 @@ static void run_main(struct mmf_interp *in)
 
 	for (int i = 0; i < p->nr; i++) {
 		const struct mmf_stmt *s = &p->stmts[i];
+		uint64_t t0;
 		long res;
 
 		if (s->id == MMF_COMMENT)
@@ -462,14 +469,17 @@ static void run_main(struct mmf_interp *in)
 			in->inflight++;
 			/* fork's copy of the page tables is the program's coverage too. */
 			mmf_kcov_call_begin(in->o->cover);
+			t0 = mmf_now_ns();
 			res = s->id == MMF_FORK ? start_child(in, i) : start_thread(in, i);
+			t0 = mmf_now_ns() - t0;
 			mmf_kcov_call_end(in->o->cover);
-			record(in, i, -1, res, -1);
+			record(in, i, -1, res, -1, t0, 0);
 			i = mmf_prog_block_end(p, i);
 			break;
 		case MMF_BLOCK_JOIN:
+			t0 = mmf_now_ns();
 			join_all(in);
-			record(in, i, -1, 0, -1);
+			record(in, i, -1, 0, -1, mmf_now_ns() - t0, 0);
 			break;
 		default:
 			run_stmt(in, i, -1);

@@ -105,6 +105,7 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
 	while (p < end) {
 		char *nl = memchr(p, '\n', end - p);
 		struct mmf_call_result c;
+		unsigned long long call_ns, check_ns;
 		long long res;
 		int si, party, sw;
 		size_t n;
@@ -112,11 +113,14 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
 		if (!nl)
 			break;
 		*nl = '\0';
-		if (sscanf(p, "R %d %d %lld %d", &si, &party, &res, &sw) == 4) {
+		if (sscanf(p, "R %d %d %lld %d %llu %llu", &si, &party, &res, &sw, &call_ns,
+			   &check_ns) == 6) {
 			c.si = si;
 			c.party = party;
 			c.res = res;
 			c.swapped = sw;
+			c.call_ns = call_ns;
+			c.check_ns = check_ns;
 			r->results = mmf_xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
 			r->results[r->nr_results++] = c;
 			r->swapped += sw > 0 ? sw : 0;
@@ -199,7 +203,7 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 }
 
 /* System-wide counters once every process of the program is gone. */
-static void check_accounting(struct mmf_exec_result *r, const struct mmf_acct_sys *before)
+static void check_accounting(struct mmf_exec_result *r, struct mmf_acct_sys *before)
 {
 	struct strbuf sb;
 	char *t;
@@ -227,7 +231,8 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	uint64_t start = mmf_now_ns();
 	struct mmf_exec_saved saved;
 	struct mmf_hang_board *board;
-	struct mmf_acct_sys acct;
+	/* the counters at the start of the next program (see mmf_acct_sys_base) */
+	static struct mmf_acct_sys acct;
 	uint64_t vm0[MMF_NR_VMSTAT], vm1[MMF_NR_VMSTAT];
 	int outfd, status = 0;
 	size_t len;
@@ -253,7 +258,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	memset(&saved, 0, sizeof(saved));
 	mmf_cg_save(p, o, &saved);
 	mmf_knobs_save(p, o, &saved);
-	mmf_acct_sys_read(&acct, false);
+	mmf_acct_sys_base(&acct);
 	board = mmf_hang_board_new();
 	if (o->cover)
 		mmf_cover_reset(o->cover);

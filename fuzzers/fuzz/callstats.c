@@ -44,11 +44,18 @@ void mmf_callstats_add(struct mmf_callstats *cs, const struct mmf_prog *p,
 		       const struct mmf_exec_result *r)
 {
 	for (int i = 0; i < r->nr_results; i++) {
-		int si = r->results[i].si;
+		const struct mmf_call_result *c = &r->results[i];
 
-		if (si >= 0 && si < p->nr)
-			mmf_callstats_count(cs, p->stmts[si].id, r->results[i].res);
+		if (c->si < 0 || c->si >= p->nr)
+			continue;
+		mmf_callstats_count(cs, p->stmts[c->si].id, c->res);
+		cs->c[p->stmts[c->si].id].call_ns += c->call_ns;
+		cs->c[p->stmts[c->si].id].check_ns += c->check_ns;
 	}
+	cs->progs++;
+	cs->prog_ns += r->ns;
+	cs->user_ns += r->user_ns;
+	cs->sys_ns += r->sys_ns;
 }
 
 static bool is_block(int id)
@@ -110,12 +117,48 @@ static bool low(const struct mmf_callstat *c)
 	return c->runs && c->ok * 3 < c->runs;
 }
 
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+/* The program's wall time split: statements' calls and checks (children's
+ * and threads' overlap the main line's), the rest of the program (fork,
+ * exit, accounting), and the loop's own work between programs.
+ */
+static void print_profile(const struct mmf_callstats *cs, uint64_t calls, uint64_t checks,
+			  FILE *f)
+{
+	uint64_t stmts = calls + checks;
+	uint64_t rest = cs->prog_ns > stmts ? cs->prog_ns - stmts : 0;
+	uint64_t loop = cs->run_ns > cs->prog_ns ? cs->run_ns - cs->prog_ns : 0;
+
+	if (!cs->progs)
+		return;
+	fprintf(f, "profile: %llu programs, %.1f ms each: calls %.0f%%, checks after them %.0f%%,"
+		" fork/exit/accounting %.0f%%; kernel %.0f%%, user %.0f%% of it",
+		(unsigned long long)cs->progs, cs->prog_ns / 1e6 / cs->progs,
+		pct(calls, cs->prog_ns), pct(checks, cs->prog_ns), pct(rest, cs->prog_ns),
+		pct(cs->sys_ns, cs->prog_ns), pct(cs->user_ns, cs->prog_ns));
+	if (cs->run_ns)
+		fprintf(f, "; between programs %.0f%% of the run", pct(loop, cs->run_ns));
+	fprintf(f, "\n");
+}
+
 void mmf_callstats_print(const struct mmf_callstats *cs, FILE *f)
 {
 	int ids[MMF_NR_CALLS], n = table_order(ids), never = 0;
+	uint64_t calls = 0, checks = 0;
 
-	fprintf(f, "per-call results (errnos as a share of runs; * ok in under a third):\n");
-	fprintf(f, "  %-20s %8s %6s  %s\n", "call", "runs", "ok", "commonest errnos");
+	for (int id = 0; id < MMF_NR_CALLS; id++) {
+		calls += cs->c[id].call_ns;
+		checks += cs->c[id].check_ns;
+	}
+	print_profile(cs, calls, checks, f);
+	fprintf(f, "per-call results (errnos as a share of runs; * ok in under a third;"
+		" time: mean ms per run, share of all statements' time):\n");
+	fprintf(f, "  %-20s %8s %6s %7s %5s  %s\n", "call", "runs", "ok", "ms", "time",
+		"commonest errnos");
 	for (int i = 0; i < n; i++) {
 		const struct mmf_callstat *c = &cs->c[ids[i]];
 		struct mmf_callstat s;
@@ -125,8 +168,10 @@ void mmf_callstats_print(const struct mmf_callstats *cs, FILE *f)
 			continue;
 		}
 		sorted_errs(c, &s);
-		fprintf(f, "  %-20s %8llu %5.1f%%", mmf_calls[ids[i]].name,
-			(unsigned long long)c->runs, 100.0 * c->ok / c->runs);
+		fprintf(f, "  %-20s %8llu %5.1f%% %7.2f %4.0f%%", mmf_calls[ids[i]].name,
+			(unsigned long long)c->runs, 100.0 * c->ok / c->runs,
+			(c->call_ns + c->check_ns) / 1e6 / c->runs,
+			pct(c->call_ns + c->check_ns, calls + checks));
 		for (int e = 0; e < MIN(s.nr_errs, 3); e++) {
 			double share = 100.0 * s.errs[e].n / c->runs;
 			char buf[16];
@@ -161,8 +206,10 @@ void mmf_callstats_json(const struct mmf_callstats *cs, struct strbuf *sb)
 		sorted_errs(c, &s);
 		mmf_sb_puts(sb, i ? ",{\"call\":" : "{\"call\":");
 		mmf_sb_json_str(sb, mmf_calls[ids[i]].name);
-		mmf_sb_printf(sb, ",\"runs\":%llu,\"ok\":%llu,\"low\":%s,\"block\":%s,\"errnos\":[",
+		mmf_sb_printf(sb, ",\"runs\":%llu,\"ok\":%llu,\"call_ns\":%llu,\"check_ns\":%llu,"
+			      "\"low\":%s,\"block\":%s,\"errnos\":[",
 			      (unsigned long long)c->runs, (unsigned long long)c->ok,
+			      (unsigned long long)c->call_ns, (unsigned long long)c->check_ns,
 			      low(c) ? "true" : "false", is_block(ids[i]) ? "true" : "false");
 		for (int e = 0; e < s.nr_errs; e++) {
 			char buf[16];
@@ -173,5 +220,9 @@ void mmf_callstats_json(const struct mmf_callstats *cs, struct strbuf *sb)
 		}
 		mmf_sb_printf(sb, "],\"other\":%llu}", (unsigned long long)c->other);
 	}
-	mmf_sb_puts(sb, "]}\n");
+	mmf_sb_printf(sb, "],\"programs\":%llu,\"program_ns\":%llu,\"user_ns\":%llu,"
+		      "\"sys_ns\":%llu,\"run_ns\":%llu}\n",
+		      (unsigned long long)cs->progs, (unsigned long long)cs->prog_ns,
+		      (unsigned long long)cs->user_ns, (unsigned long long)cs->sys_ns,
+		      (unsigned long long)cs->run_ns);
 }

@@ -22,6 +22,8 @@
 struct mmf_callstats {
 	struct mmf_callstat {
 		uint64_t runs, ok;
+		/* time in the call, and in the oracles' checks after it */
+		uint64_t call_ns, check_ns;
 		/* failures with no errno slot left, or below -4095 (no errno) */
 		uint64_t other;
 		int nr_errs;
@@ -30,11 +32,18 @@ struct mmf_callstats {
 			uint64_t n;
 		} errs[MMF_CALLSTATS_ERRS];
 	} c[MMF_NR_CALLS];
+	/* Where a program's time goes: its wall time from fork to the last
+	 * check, the CPU time of its processes, and the run's whole time
+	 * (set by the caller) of which the rest is the loop's own work.
+	 */
+	uint64_t progs, prog_ns, user_ns, sys_ns, run_ns;
 };
 
 /* One call's result: res >= 0 is a success, else -errno. */
 void mmf_callstats_count(struct mmf_callstats *cs, int id, int64_t res);
-/* Every call result of a program's run (block statements too). */
+/* Every call result of a program's run (block statements too), and its
+ * times.
+ */
 void mmf_callstats_add(struct mmf_callstats *cs, const struct mmf_prog *p,
 		       const struct mmf_exec_result *r);
 /*

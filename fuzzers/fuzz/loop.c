@@ -258,6 +258,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		}
 	}
 	progress(st, t0, &v0, npool);
+	st->percall.run_ns = mmf_now_ns() - t0;
 	if (run)
 		mmf_stress_stop(run);
 	mmf_kmsg_close(eo.kmsg);

@@ -113,26 +113,37 @@ static void test_table(void)
 	for (int i = 0; i < 300; i++)
 		mmf_callstats_count(&cs, MMF_PIPE_READ, 0);
 	mmf_callstats_count(&cs, MMF_FORK, 0);
+	/* 2 ms per mremap, the only statement time: 3/4 in the call. */
+	cs.c[MMF_MREMAP].call_ns = 1500000000ull;
+	cs.c[MMF_MREMAP].check_ns = 500000000ull;
+	cs.progs = 10;
+	cs.prog_ns = 4000000000ull;
+	cs.sys_ns = 2000000000ull;
+	cs.user_ns = 400000000ull;
+	cs.run_ns = 5000000000ull;
 	tab = table();
 	for (const char *p = tab; *p; p += strcspn(p, "\n") + 1)
 		printf("# %.*s\n", (int)strcspn(p, "\n"), p);
 
+	CHECK(!strncmp(tab, "profile: 10 programs, 400.0 ms each: calls 38%, checks after them 12%,"
+		       " fork/exit/accounting 50%; kernel 50%, user 10% of it; between programs"
+		       " 20% of the run\n", 150), "profile '%.150s'", tab);
 	l = line_of(tab, "mremap");
-	CHECK(l && !strcmp(l, "mremap                   1000  41.2%  EINVAL 38% EFAULT 12% ENOMEM 5%"),
-	      "'%s'", l);
+	CHECK(l && !strcmp(l, "mremap                   1000  41.2%    2.00  100%  EINVAL 38% EFAULT 12%"
+			      " ENOMEM 5%"), "'%s'", l);
 	free(l);
 	/* Exactly a third is not under a third. */
 	l = line_of(tab, "madvise");
-	CHECK(l && !strcmp(l, "madvise                     3  66.7%  EINVAL 33%"), "'%s'", l);
+	CHECK(l && !strcmp(l, "madvise                     3  66.7%    0.00    0%  EINVAL 33%"), "'%s'", l);
 	free(l);
 	l = line_of(tab, "dio_read");
-	CHECK(l && !strcmp(l, "dio_read                    4  25.0%  ERRNO524 75% *"), "'%s'", l);
+	CHECK(l && !strcmp(l, "dio_read                    4  25.0%    0.00    0%  ERRNO524 75% *"), "'%s'", l);
 	free(l);
 	l = line_of(tab, "pipe_read");
-	CHECK(l && !strcmp(l, "pipe_read                 301  99.7%  EINTR <1%"), "'%s'", l);
+	CHECK(l && !strcmp(l, "pipe_read                 301  99.7%    0.00    0%  EINTR <1%"), "'%s'", l);
 	free(l);
 	l = line_of(tab, "fork");
-	CHECK(l && !strcmp(l, "fork                        1 100.0%"), "'%s'", l);
+	CHECK(l && !strcmp(l, "fork                        1 100.0%    0.00    0%"), "'%s'", l);
 	free(l);
 	/* Calls by name, then the blocks; "}" is none of them. */
 	CHECK(strstr(tab, "  dio_read") < strstr(tab, "  madvise") &&
@@ -145,7 +156,8 @@ static void test_table(void)
 
 static void test_json(void)
 {
-	static const char mremap[] = "{\"call\":\"mremap\",\"runs\":4,\"ok\":1,\"low\":true,"
+	static const char mremap[] = "{\"call\":\"mremap\",\"runs\":4,\"ok\":1,"
+		"\"call_ns\":0,\"check_ns\":0,\"low\":true,"
 		"\"block\":false,\"errnos\":[{\"errno\":\"EINVAL\",\"count\":2},"
 		"{\"errno\":\"EFAULT\",\"count\":1}],\"other\":0}";
 	struct strbuf sb;
@@ -162,11 +174,14 @@ static void test_json(void)
 	CHECK(!strncmp(sb.buf, "{\"calls\":[{\"call\":\"", 18), "starts '%.60s'", sb.buf);
 	p = strstr(sb.buf, "{\"call\":\"mremap\"");
 	CHECK(p && !strncmp(p, mremap, strlen(mremap)), "'%.150s'", p);
-	CHECK(strstr(sb.buf, "{\"call\":\"compact_memory\",\"runs\":0,\"ok\":0,\"low\":false,"),
+	CHECK(strstr(sb.buf, "{\"call\":\"compact_memory\",\"runs\":0,\"ok\":0,\"call_ns\":0,"
+			     "\"check_ns\":0,\"low\":false,"),
 	      "a call that never ran");
-	CHECK(strstr(sb.buf, "{\"call\":\"fork\",\"runs\":0,\"ok\":0,\"low\":false,\"block\":true"),
+	CHECK(strstr(sb.buf, "{\"call\":\"fork\",\"runs\":0,\"ok\":0,\"call_ns\":0,\"check_ns\":0,"
+			     "\"low\":false,\"block\":true"),
 	      "fork");
-	CHECK(!strcmp(sb.buf + sb.len - 4, "}]}\n"), "ends '%s'", sb.buf + sb.len - 4);
+	CHECK(strstr(sb.buf, "}],\"programs\":0,\"program_ns\":0,\"user_ns\":0,\"sys_ns\":0,"
+		     "\"run_ns\":0}\n"), "ends '%s'", sb.buf + sb.len - 40);
 	mmf_sb_free(&sb);
 }
 
