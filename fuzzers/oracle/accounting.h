@@ -24,6 +24,7 @@
 #define MMF_ACCOUNTING_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "oracle/shadow.h"
 #include "util/util.h"
@@ -38,7 +39,11 @@ struct mmf_acct_sys {
 	bool ok;		/* read while nothing moved */
 	long kb[MMF_ACCT_NR];
 	long others_kb;		/* VmLck of all other processes */
+	uint64_t at_ns;		/* when (mmf_now_ns) */
 };
+
+/* How long a reading after one program serves as the next one's before. */
+#define MMF_ACCT_BASE_NS	(1000ull * 1000 * 1000)
 
 #define MMF_ACCT_REREADS	4
 
@@ -52,9 +57,18 @@ void mmf_acct_skew_set(const char *what, const char *spec);
 /*
  * Drain, refresh and read /proc/meminfo and the other processes' VmLck,
  * retried while either moves during the reading (ok false if it always
- * did); skewed: apply the test hook.
+ * did).
  */
-void mmf_acct_sys_read(struct mmf_acct_sys *s, bool skewed);
+void mmf_acct_sys_read(struct mmf_acct_sys *s);
+
+/*
+ * The reading before a program: base itself when an earlier check left it
+ * at most MMF_ACCT_BASE_NS ago, else read now. Reading the counters costs
+ * a drain on every CPU and two passes over /proc, as much as a short
+ * program under TCG; between one program's end and the next's start only
+ * the loop runs, and other processes' locks are taken off either way.
+ */
+void mmf_acct_sys_base(struct mmf_acct_sys *base);
 
 /*
  * Pure: the counters after (n readings, the first one and its rereads)
@@ -67,8 +81,13 @@ int mmf_acct_sys_compare(const struct mmf_acct_sys *before, const struct mmf_acc
 /* Whether the first reading after needs rereads (some counter is up). */
 bool mmf_acct_sys_suspect(const struct mmf_acct_sys *before, const struct mmf_acct_sys *after);
 
-/* Read after the program, reread if suspect, compare: reports into out. */
-int mmf_acct_sys_check(const struct mmf_acct_sys *before, struct strbuf *out);
+/*
+ * Read after the program, reread if suspect, compare: reports into out.
+ * A clean first reading (without the test hook's skew) becomes before,
+ * the next program's base; after a suspect one, the next base is read
+ * afresh.
+ */
+int mmf_acct_sys_check(struct mmf_acct_sys *before, struct strbuf *out);
 
 /* What the process's status and smaps_rollup say, in kB (-1: unreadable). */
 struct mmf_acct_proc {
