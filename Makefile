@@ -215,10 +215,10 @@ fuzz-self: afl
 .PHONY: afl fuzz-self
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
-# linux-source-6.12). See README.md, "Kernels".
+# linux-source-6.12), PATCHES=patches to apply to it. See README.md, "Kernels".
 ARCH	?= x86_64
 kernel:
-	@scripts/build-kernel.sh $(ARCH) $(KSRC)
+	@scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
 .PHONY: kernel
 
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
@@ -230,6 +230,10 @@ RUNS	?= 3
 bench-coverage: all
 	@scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
 
+# Time to first finding on tests/bugs/*.patch, for each engine.
+bench-bugs: all
+	@scripts/bench-bugs.sh $(BUDGET)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus
 	install -m 755 $(O)/mmfuzz $(DESTDIR)$(PREFIX)/bin/mmfuzz
@@ -240,7 +244,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench bench-coverage install clean static static-arm64
+.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench bench-coverage bench-bugs install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

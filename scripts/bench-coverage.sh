@@ -9,7 +9,7 @@ mmfuzz=$1/mmfuzz
 dur=${2:-10m}
 runs=${3:-3}
 out=${4:-$(mktemp -d /var/tmp/mmfuzz-bench-coverage.XXXXXX)}
-k=$(ls -td "${MMFUZZ_CACHE:-/var/cache/mmfuzz}"/kernel/x86_64-*/ 2>/dev/null | head -1)
+k=$("$(dirname "$0")/build-kernel.sh" x86_64) || exit 1
 [ -n "$k" ] && [ -e "$k/vmlinux" ] ||
 	{ echo "bench-coverage: no fuzzing kernel: run 'make kernel' first" >&2; exit 1; }
 mkdir -p "$out"

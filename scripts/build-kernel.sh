@@ -1,7 +1,10 @@
 #!/bin/bash
-# Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC]
-# (make kernel ARCH=x86_64|arm64 [KSRC=path]).
+# Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC
+# [PATCH...]] (make kernel ARCH=x86_64|arm64 [KSRC=path] [PATCHES=...]).
 #
+# The tree built is a hard-linked copy of KSRC with kvm/patches/*.patch
+# (the fuzzing kernel's own) and then PATCH... applied (scripts/work-tree.sh);
+# KSRC itself is never written.
 # The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
 # merged by the kernel's own merge_config.sh. Without KSRC the source is
 # Debian's linux-source-6.12, unpacked once into the cache. The result goes
@@ -21,6 +24,12 @@ die() {
 
 arch=${1:-x86_64}
 ksrc=${2:-}
+shift $(($# < 2 ? $# : 2))
+extra=("$@")
+patches=("$top"/kvm/patches/*.patch "$@")
+for p in "${patches[@]}"; do
+	[ -f "$p" ] || die "patch $p: no such file"
+done
 case $arch in
 x86_64 | x86)
 	arch=x86_64 karch=x86_64 srcarch=x86 cross='' image=arch/x86/boot/bzImage ;;
@@ -90,7 +99,7 @@ if [ -z "$treeid" ]; then
 	fi
 fi
 version=$(make -s -C "$ksrc" kernelversion 2>/dev/null) || die "KSRC=$ksrc: 'make kernelversion' failed"
-treehash=$(printf '%s' "$treeid" | sha256sum | cut -c1-12)
+treehash=$({ printf '%s' "$treeid"; cat "${patches[@]}"; } | sha256sum | cut -c1-12)
 
 frags=("$top/kvm/config/base.config" "$top/kvm/config/debug.config")
 [ -f "$top/kvm/config/$arch.config" ] && frags+=("$top/kvm/config/$arch.config")
@@ -111,10 +120,11 @@ if [ -f "$entry/$iname" ] && [ -f "$entry/vmlinux" ]; then
 	exit 0
 fi
 
-# One build per object directory at a time; a second waits, then finds the
-# entry the first made.
-objdir=$cache/obj/$arch-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
-mkdir -p "$objdir"
+# One build per object directory (and its work tree) at a time; a second
+# waits, then finds the entry the first made.
+srcid=$arch-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
+objdir=$cache/obj/$srcid
+mkdir -p "$objdir" "$cache/work"
 exec 9>"$objdir.lock"
 flock 9
 if [ -f "$entry/$iname" ]; then
@@ -123,23 +133,26 @@ if [ -f "$entry/$iname" ]; then
 	exit 0
 fi
 
+work=$("$top/scripts/work-tree.sh" "$ksrc" "$treeid" "$cache/work/$srcid" "${patches[@]}") ||
+	die "cannot prepare the tree to build"
 log=$objdir/build.log
 how="from scratch"
 [ -f "$objdir/vmlinux" ] && how="incremental"
-kmake=(make -C "$ksrc" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
+kmake=(make -C "$work" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
 start=$(date +%s)
 echo "build-kernel: building $key from $ksrc (log: $log)" >&2
 {
 	echo "# $key from $ksrc"
+	echo "# patches: ${patches[*]}"
 	echo "# fragments: ${frags[*]}"
 } >"$log"
 # merge_config.sh -n: allnoconfig with the fragments as KCONFIG_ALLCONFIG;
 # it warns about every requested value the kernel did not keep. It runs in
 # the object directory, through the Makefile kbuild itself puts there, so
 # that nothing is written into the source tree.
-echo "include $ksrc/Makefile" >"$objdir/Makefile"
+echo "include $work/Makefile" >"$objdir/Makefile"
 (cd "$objdir" && ARCH=$karch CROSS_COMPILE=$cross \
-	"$ksrc/scripts/kconfig/merge_config.sh" -n "${frags[@]}") >>"$log" 2>&1 ||
+	"$work/scripts/kconfig/merge_config.sh" -n "${frags[@]}") >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "merging the config fragments failed, see $log"; }
 grep -A2 '^Value requested for' "$log" | grep -v '^--' | sed 's/^/build-kernel: config: /' || true
 if ! "${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1; then
@@ -151,7 +164,10 @@ echo "# built in ${secs}s on $(nproc) CPUs ($how)" >>"$log"
 
 tmp=$(mktemp -d "$cache/kernel/.tmp-$key.XXXXXX")
 cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$tmp/" &&
-	cp "$log" "$tmp/build.log" && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
+	cp "$log" "$tmp/build.log" &&
+	# A kernel with patches of the caller's is never "the newest fuzzing
+	# kernel" that campaigns boot by default.
+	{ [ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >"$tmp/patches"; } && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
 	{ rm -rf "$tmp"; die "cannot store the build in $entry"; }
 printf 'build-kernel: built (%s) in %dm%02ds, vmlinux %s MiB\n' "$how" $((secs / 60)) $((secs % 60)) \
 	$(( $(stat -c %s "$entry/vmlinux") >> 20 )) >&2

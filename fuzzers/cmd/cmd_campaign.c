@@ -78,8 +78,8 @@ int cmd_campaign(int argc, char **argv)
 		CMD_OPT_GUEST_ARG(gargs, ARRAY_SIZE(gargs) - 1),
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
-			"guests' own loop", .def = "afl where the kernel has KCOV and\n"
-			"afl-fuzz is installed, else mmfuzz"),
+			"guests' own loop",
+			.def = "afl where the kernel has KCOV and afl-fuzz is installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"afl: seeds: programs (*.mmf, byte form), AFL++ queues, an\n"
 			"earlier campaign's OUT (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,

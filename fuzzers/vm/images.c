@@ -55,7 +55,11 @@ static char *vmlinux_of(const char *image)
 	return NULL;
 }
 
-/* The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or NULL. */
+/*
+ * The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or
+ * NULL; not one built with patches of its caller's (a bug on purpose, a
+ * patch under validation), which leave a file "patches" beside it.
+ */
 static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 {
 	char *dir = mmf_xasprintf("%s/kernel", mmf_vm_cache_dir()), *best = NULL;
@@ -71,6 +75,12 @@ static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 		/* ".tmp-*" entries are builds in progress. */
 		if (strncmp(e->d_name, a->name, plen) || e->d_name[plen] != '-')
 			continue;
+		img = mmf_xasprintf("%s/%s/patches", dir, e->d_name);
+		if (!access(img, F_OK)) {
+			free(img);
+			continue;
+		}
+		free(img);
 		img = mmf_xasprintf("%s/%s/%s", dir, e->d_name, a->image);
 		if (stat(img, &st) || !S_ISREG(st.st_mode) ||
 		    (best && (st.st_mtim.tv_sec < best_t.tv_sec ||
@@ -114,11 +124,11 @@ static char *script_path(const char *name, char *err, size_t n)
  * Run a script with up to 3 arguments; its stdout's lines go to lines[],
  * its stderr (progress) passes through. 0, or -1 and err.
  */
-static int run_script(const char *name, const char *a1, const char *a2, char **lines,
-		      int max, char *err, size_t n)
+static int run_script(const char *name, const char *a1, const char *a2, const char *a3,
+		      char **lines, int max, char *err, size_t n)
 {
 	char *path = script_path(name, err, n);
-	char *argv[] = { path, (char *)a1, (char *)a2, NULL };
+	char *argv[] = { path, (char *)a1, (char *)a2, (char *)a3, NULL };
 	struct strbuf out;
 	int pfd[2], status, nl = 0;
 	char buf[4096], *p, *save;
@@ -227,7 +237,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 		im->kcov = config_of(im->kernel, "CONFIG_KCOV");
 		im->vmlinux = vmlinux_of(im->kernel);
 	} else {
-		if (run_script("fetch-kernel.sh", a->name, NULL, deb, 2, err, n))
+		if (run_script("fetch-kernel.sh", a->name, NULL, NULL, deb, 2, err, n))
 			return -1;
 		im->kernel = deb[0];
 		modules = deb[1];
@@ -236,7 +246,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	}
 	if (initrd) {
 		im->initrd = mmf_xstrdup(initrd);
-	} else if (run_script("build-initramfs.sh", a->name, modules, &im->initrd, 1, err, n)) {
+	} else if (run_script("build-initramfs.sh", a->name, modules, NULL, &im->initrd, 1, err, n)) {
 		free(modules);
 		mmf_vm_images_free(im);
 		return -1;
@@ -248,7 +258,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
 		       char *err, size_t n)
 {
-	char *tree = NULL, *entry, *image;
+	char *entry, *image;
 	struct stat st;
 
 	if (stat(src, &st)) {
@@ -262,15 +272,10 @@ char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char 
 		}
 		return mmf_xstrdup(src);
 	}
-	if (patch && run_script("patched-tree.sh", src, patch, &tree, 1, err, n))
+	if (run_script("build-kernel.sh", a->name, src, patch, &entry, 1, err, n))
 		return NULL;
-	if (run_script("build-kernel.sh", a->name, tree ? tree : src, &entry, 1, err, n)) {
-		free(tree);
-		return NULL;
-	}
 	image = mmf_xasprintf("%s/%s", entry, a->image);
 	free(entry);
-	free(tree);
 	return image;
 }
 

@@ -197,7 +197,7 @@ int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err
  * The kernel image of src: src itself if it is a file; if a kernel tree,
  * the image of its fuzzing kernel (scripts/build-kernel.sh: built once,
  * cached), after applying patch (if not NULL) to a copy of the tree
- * (scripts/patched-tree.sh). NULL and err on failure.
+ * (scripts/work-tree.sh). NULL and err on failure.
  */
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
 		       char *err, size_t n);

@@ -12,9 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
-make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
-	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
-k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
+k=$(fuzzing_kernel)
 # A few small seeds: each execution is seconds under TCG.
 mkdir "$TMP/seeds"
 for f in swapin-exclusive-reuse madv-free-vs-dontneed-swapped mlock-munlock-threads; do

@@ -10,9 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
-make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
-	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
-k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
+k=$(fuzzing_kernel)
 out="$TMP/c"
 "$MMFUZZ" campaign --engine mmfuzz --arch x86_64 --vms 1 --duration 20m --kernel "$k/bzImage" \
 	--vmlinux "$k/vmlinux" --selftest-lkdtm WARNING,READ_AFTER_FREE,HUNG_TASK \

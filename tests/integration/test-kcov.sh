@@ -6,9 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
-make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
-	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
-k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
+k=$(fuzzing_kernel)
 "$MMFUZZ" exec --kernel "$k/bzImage" --cover "$TMP/pcs" corpus/swapin-exclusive-reuse.mmf \
 	>"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "exec --cover failed"; }
 cat "$TMP/out"

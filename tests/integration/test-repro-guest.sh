@@ -39,9 +39,7 @@ calls=$(grep -vc '^#' "$bug/repro.prog")
 [ "$calls" -le 4 ] || fail "reproducer has $calls calls, expected at most 4"
 echo "INFO: reproduced in a guest, minimized to $calls calls"
 
-make --no-print-directory kernel ARCH=x86_64 >"$TMP/build.log" 2>&1 ||
-	{ tail -20 "$TMP/build.log"; fail "make kernel failed"; }
-k=$(ls -td /var/cache/mmfuzz/kernel/x86_64-*/ | head -1)
+k=$(fuzzing_kernel)
 {
 	echo '# mmfuzz: executing program'
 	echo 'm1 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)'

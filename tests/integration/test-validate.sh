@@ -58,9 +58,17 @@ cp -r "$TMP/tree" "$TMP/tree.orig"
 sed 's/x = 1/x = 2/' "$TMP/tree/mm/swap.c" >"$TMP/swap.c.new"
 diff -u --label a/mm/swap.c --label b/mm/swap.c "$TMP/tree/mm/swap.c" "$TMP/swap.c.new" \
 	>"$TMP/fix.patch" || true
-copy=$(MMFUZZ_CACHE="$TMP/cache" scripts/patched-tree.sh "$TMP/tree" "$TMP/fix.patch")
+copy=$(scripts/work-tree.sh "$TMP/tree" id1 "$TMP/work" "$TMP/fix.patch")
 grep -q 'x = 2' "$copy/mm/swap.c" || fail "the patch is not in the copy"
 diff -r "$TMP/tree" "$TMP/tree.orig" >/dev/null || fail "the tree was changed"
+# The next build without the patch: the file is back, and newer than the
+# object made from the patched one.
+touch -d '1 hour ago' "$copy/mm/swap.c"
+scripts/work-tree.sh "$TMP/tree" id1 "$TMP/work" >/dev/null
+grep -q 'x = 1' "$copy/mm/swap.c" && [ "$copy/mm/swap.c" -nt "$TMP/tree.orig/Makefile" ] ||
+	fail "the patched file did not come back fresh"
+cmp -s "$copy/Makefile" "$TMP/tree/Makefile" && [ "$copy/Makefile" -ef "$TMP/tree/Makefile" ] ||
+	fail "an untouched file is not a hard link"
 rc=0
 "$MMFUZZ" validate --base "$TMP/tree/Makefile" --patch "$TMP/fix.patch" --out "$TMP/bad" \
 	>/dev/null 2>"$TMP/bad.err" || rc=$?
