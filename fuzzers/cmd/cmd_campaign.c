@@ -79,7 +79,7 @@ int cmd_campaign(int argc, char **argv)
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
 			"guests' own loop",
-			.def = "afl where the kernel has KCOV and afl-fuzz is installed"),
+			.def = "afl on a KCOV kernel, afl-fuzz installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"afl: seeds: programs (*.mmf, byte form), AFL++ queues, an\n"
 			"earlier campaign's OUT (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,

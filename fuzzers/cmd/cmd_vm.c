@@ -118,7 +118,7 @@ int cmd_vm(int argc, char **argv)
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV on the host (a campaign of one guest,\n"
 			"see 'mmfuzz campaign'); mmfuzz: the guest's own loop",
-			.def = "afl where the kernel has KCOV and afl-fuzz is installed"),
+			.def = "afl on a KCOV kernel, afl-fuzz installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"afl: seeds (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,
 			.def = "the project's corpus/"),
