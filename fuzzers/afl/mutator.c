@@ -20,6 +20,10 @@
 #include "util/rand.h"
 #include "util/util.h"
 
+#define GENERATE_ONE_IN	16
+/* Calls of a generated program beyond 4: the fuzz loop's default (--calls). */
+#define GENERATE_CALLS	24
+
 /* Bytes handed to AFL, valid until the next call that fills them. */
 struct out {
 	uint8_t *buf;
@@ -86,7 +90,9 @@ void *afl_custom_init(void *afl, unsigned int seed)
 /*
  * Mutations are stacked 1, 2 or 4 deep, each of one or a few edits
  * (mmf_prog_mutate): mostly small steps from the input, as AFL's havoc,
- * with fewer edits since one call is worth many bytes.
+ * with fewer edits since one call is worth many bytes. One input in
+ * GENERATE_ONE_IN is a fresh program instead, as syzkaller's fuzzer
+ * generates now and then: what the queue's lineages have not reached.
  */
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
 		       uint8_t *add_buf, size_t add_buf_size, size_t max_size)
@@ -95,6 +101,13 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	const struct mmf_prog *other = NULL;
 	int stack = 1 << mmf_rand_below(&m->rnd, 3);
 
+	if (mmf_rand_oneof(&m->rnd, GENERATE_ONE_IN)) {
+		mmf_prog_generate(&m->rnd, 4 + mmf_rand_below(&m->rnd, GENERATE_CALLS), &m->prog);
+		m->last.op = "generate";
+		m->last.stmt.id = MMF_COMMENT;
+		fit(&m->prog, max_size, &m->whole);
+		return encode(&m->fuzzed, &m->prog, out_buf);
+	}
 	mmf_prog_decode(buf, buf_size, &m->prog);
 	if (add_buf && add_buf_size) {
 		mmf_prog_decode(add_buf, add_buf_size, &m->other);

@@ -630,3 +630,52 @@ void mmf_prog_generate(struct mmf_rand *r, int nr_calls, struct mmf_prog *p)
 	while (emit_due(&g, true))
 		;
 }
+
+int mmf_prog_generate_at(struct mmf_rand *r, const struct mmf_prog *p, int at,
+			 struct mmf_stmt *out, int max)
+{
+	/* The scratch program: p's calls before at, then what is generated. */
+	struct mmf_prog q;
+	struct gen g = { .r = r, .p = &q, .limit = MMF_MAX_STMTS, .body = -1 };
+	bool inside = false;
+	int from, n;
+
+	q.nr = 0;
+	q.text_len = 0;
+	for (int k = 0; k < at && k < p->nr; k++) {
+		const struct mmf_stmt *s = &p->stmts[k];
+		enum mmf_block b;
+
+		if (s->id == MMF_COMMENT)
+			continue;
+		b = mmf_calls[s->id].block;
+		mmf_gen_push(&g, s);
+		if (b == MMF_BLOCK_FORK || b == MMF_BLOCK_THREAD) {
+			inside = true;
+			g.in_fork = b == MMF_BLOCK_FORK;
+		} else if (b == MMF_BLOCK_END) {
+			inside = false;
+			g.in_fork = false;
+		}
+	}
+	from = q.nr;
+	/* Room for a call and what it needs first, or a whole block. */
+	g.limit = from + MIN(max, 12);
+	if (inside) {
+		g.limit = MIN(g.limit, from + 2);
+		g.body = 1;
+		step(&g);
+	} else {
+		step(&g);
+		while (g.body >= 0) {
+			if (g.body > 0 && room(&g) > 0)
+				step(&g);
+			else
+				close_block(&g);
+		}
+	}
+	/* Undos still pending are left out: the program goes on as it was. */
+	n = MIN(q.nr - from, max);
+	memcpy(out, &q.stmts[from], n * sizeof(*out));
+	return n;
+}

@@ -89,32 +89,26 @@ static void remove_stmt(struct mmf_prog *p, int i)
 	memmove(&p->stmts[i], &p->stmts[i + 1], (p->nr - i) * sizeof(p->stmts[0]));
 }
 
-/* Copy the range (map, page, npages) of a random range call of p into s. */
-static void take_range(struct mmf_rand *r, const struct mmf_prog *p, struct mmf_stmt *s)
+/*
+ * What generation puts at statement i, from its model of the calls before
+ * it (mmf_prog_generate_at), into p in place of the n statements there.
+ * Returns the index in p of the statement that names the edit (the block
+ * it made, else its last call), or -1 when nothing was generated.
+ */
+static int gen_at(struct mmf_rand *r, struct mmf_prog *p, int i, int n)
 {
-	int i = pick(r, p, is_range);
+	struct mmf_stmt run[MMF_MAX_STMTS];
+	int k = mmf_prog_generate_at(r, p, i, run, MMF_MAX_STMTS - p->nr + n), w = -1;
 
-	if (i >= 0 && is_range(s))
-		memcpy(s->args, p->stmts[i].args, 3 * sizeof(s->args[0]));
-}
-
-/* A movable call as the generator makes them; half the time on p's pages. */
-static void gen_stmt(struct mmf_rand *r, const struct mmf_prog *p, struct mmf_stmt *s)
-{
-	struct mmf_prog g;
-	int i;
-
-	/*
-	 * From the middle of a program, where the generator's model is warm;
-	 * every generated program has a plain call (a block body at least).
-	 */
-	do {
-		mmf_prog_generate(r, 16, &g);
-		i = pick(r, &g, is_movable);
-	} while (i < 0);
-	*s = g.stmts[i];
-	if (mmf_rand_below(r, 2))
-		take_range(r, p, s);
+	if (!k)
+		return -1;
+	memmove(&p->stmts[i + k], &p->stmts[i + n], (p->nr - i - n) * sizeof(run[0]));
+	memcpy(&p->stmts[i], run, k * sizeof(run[0]));
+	p->nr += k - n;
+	for (int j = 0; j < k; j++)
+		if (is_opener(&run[j]) || (is_named(&run[j]) && !(w >= 0 && is_opener(&run[w]))))
+			w = j;
+	return w < 0 ? -1 : i + w;
 }
 
 /* The other delimiter of the block that statement i opens or closes. */
@@ -188,13 +182,14 @@ static bool op_change_arg(struct mmf_rand *r, struct mmf_prog *p, const struct m
 static bool op_insert(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
 		      struct mmf_stmt *what)
 {
-	struct mmf_stmt s;
+	int w;
 
 	if (p->nr >= MMF_MAX_STMTS)
 		return false;
-	gen_stmt(r, p, &s);
-	insert_stmt(p, mmf_rand_below(r, p->nr + 1), &s);
-	*what = s;
+	w = gen_at(r, p, mmf_rand_below(r, p->nr + 1), 0);
+	if (w < 0)
+		return false;
+	*what = p->stmts[w];
 	return true;
 }
 
@@ -227,16 +222,18 @@ static bool op_remove(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_p
 static bool op_replace(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other,
 		       struct mmf_stmt *what)
 {
-	int i = pick(r, p, is_plain);
-	struct mmf_stmt s;
+	int i = pick(r, p, is_plain), w;
+	struct mmf_stmt old;
 
 	if (i < 0)
 		return false;
-	gen_stmt(r, p, &s);
-	if (is_range(&s) && is_range(&p->stmts[i]) && mmf_rand_below(r, 2))
-		memcpy(s.args, p->stmts[i].args, 3 * sizeof(s.args[0]));
-	p->stmts[i] = s;
-	*what = s;
+	old = p->stmts[i];
+	w = gen_at(r, p, i, 1);
+	if (w < 0)
+		return false;
+	if (is_range(&p->stmts[w]) && is_range(&old) && mmf_rand_below(r, 2))
+		memcpy(p->stmts[w].args, old.args, 3 * sizeof(old.args[0]));
+	*what = p->stmts[w];
 	return true;
 }
 

@@ -228,6 +228,14 @@ struct mmf_rand;
 void mmf_prog_generate(struct mmf_rand *r, int nr_calls, struct mmf_prog *p);
 void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other);
 /*
+ * What generation would put at statement at of p, its model made from p's
+ * statements before it: one call with what it needs first (a mapping, a
+ * file, a registration), a swap cycle, or a whole block; only range calls
+ * inside a block. Writes at most max statements to out; returns how many.
+ */
+int mmf_prog_generate_at(struct mmf_rand *r, const struct mmf_prog *p, int at,
+			 struct mmf_stmt *out, int max);
+/*
  * What an edit of mutation did: its name ("arg", "insert", "remove",
  * "replace", "duplicate", "swap", "splice", "wrap") and the statement it
  * changed, added, removed (a block: its opener), moved or spliced first

@@ -146,7 +146,7 @@ static void test_fuzz(void)
 {
 	static const size_t max_sizes[] = { AFL_MAX_FILE, AFL_MAX_FILE, 64, 16, 0 };
 	static uint8_t prev[AFL_MAX_FILE / 64];
-	long changed = 0, full = 0, small = 0, cut = 0;
+	long changed = 0, full = 0, small = 0, cut = 0, generated = 0;
 	size_t prev_len = 0;
 	struct mmf_rand r;
 	void *m = init(NULL, 42);
@@ -173,6 +173,7 @@ static void test_fuzz(void)
 		CHECK(len <= max, "iteration %d: %zu bytes for max_size %zu", i, len, max);
 		CHECK(canonical(out, len), "iteration %d: %zu bytes not canonical", i, len);
 		check_name(m, i % 5 ? 64 : 1 + i % 12, i);
+		generated += !strcmp(describe(m, 64), "generate");
 		if (max == AFL_MAX_FILE) {
 			mmf_prog_decode(input.buf, input.len, &p);
 			canon = encode(&p);
@@ -192,6 +193,10 @@ static void test_fuzz(void)
 	printf("RATE: %ld of %ld mutants differ from their input (%.1f%%), %ld of %ld under"
 	       " 16 or 64 bytes not empty\n", changed, full, 100.0 * changed / full, cut, small);
 	CHECK(changed * 100 >= full * 95, "only %ld of %ld mutants differ", changed, full);
+	/* Now and then a fresh program: one in 16. */
+	printf("RATE: %ld of %d fresh programs\n", generated, NR_ITERS);
+	CHECK(generated * 32 >= NR_ITERS && generated * 8 <= NR_ITERS,
+	      "%ld of %d inputs generated, not about one in 16", generated, NR_ITERS);
 	/* A call is a dozen bytes: small max_sizes still give programs, short ones. */
 	CHECK(cut * 100 >= small * 90, "only %ld of %ld small mutants not empty", cut, small);
 }
