@@ -37,6 +37,9 @@ struct guest {
 	char who[16];
 };
 
+/* kvm/init's line after the fuzzer, with its exit status. */
+#define ENDED	"mmfuzz-init: mmfuzz exited with status "
+
 static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64_t left_ms,
 		       char *err, size_t n)
 {
@@ -46,6 +49,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.hang_ms = o->hang_ms ? (uint64_t)o->hang_ms : 2ull * MMF_VM_PROG_MS * slow,
 		.boot_ms = (uint64_t)MMF_VM_BOOT_MS * slow * 2,
 		.ready = "mmfuzz: fuzzing natively",
+		.ended = ENDED,
 	};
 	const char *args[32];
 	char dur[32], *work, *exec_log, *console, *pcs = NULL;
@@ -227,6 +231,18 @@ static void last_line(const struct guest *g, char *buf, size_t n)
 		snprintf(buf, n, "%.*s", (int)MIN(log + end - p, 200), p);
 }
 
+/*
+ * The fuzzer's exit status from kvm/init's line, -1 if none: a guest whose
+ * fuzzer ended on its own (a shorter --guest-arg --duration) is booted again.
+ */
+static int ended_status(const struct guest *g)
+{
+	size_t len;
+	const char *log = mmf_monitor_log(g->mon, &len), *p = strstr(log, ENDED);
+
+	return p ? atoi(p + strlen(ENDED)) : -1;
+}
+
 /* After a finding: keep the guest, or stop it and boot it again (later). */
 static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 			 const struct mmf_finding *f, struct mmf_campaign_stats *st,
@@ -235,7 +251,16 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 	bool failed = boot_failed(g, f);
 	char why[256];
 
-	if (failed && f->kind != MMF_FOUND_BOOT_CRASH) {
+	if (f->kind == MMF_FOUND_END) {
+		int status = ended_status(g);
+
+		if (o->info)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d)"
+				"; booting again\n", g->id, g->boot, status);
+		/* A fuzzer that fails at once fails the campaign as a failed boot does. */
+		failed = status != 0;
+		st->boot_failures += failed;
+	} else if (failed && f->kind != MMF_FOUND_BOOT_CRASH) {
 		last_line(g, why, sizeof(why));
 		if (o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (%s): %s\n", g->id, g->boot,

@@ -237,6 +237,11 @@ int mmf_monitor_poll(struct mmf_monitor *m, uint64_t now_ms, bool dead, struct m
 	}
 	if (n > 0)
 		mmf_reports_free(reps, n);
+	if (dead && mmf_monitor_ready(m) && m->o.ended &&
+	    strstr(m->log.buf + m->ready_at, m->o.ended)) {
+		found(f, MMF_FOUND_END, "the fuzzer ended", NULL, false);
+		return 1;
+	}
 	if (dead) {
 		found(f, MMF_FOUND_LOST, "lost connection to test machine", NULL, false);
 		return 1;

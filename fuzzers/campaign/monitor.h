@@ -23,6 +23,8 @@ struct mmf_monitor_opts {
 	uint64_t hang_ms;	/* no output this long while fuzzing: a hang */
 	uint64_t boot_ms;	/* no fuzzer start within this: a boot hang */
 	const char *ready;	/* console line part that says the fuzzer runs */
+	/* What the guest prints once its fuzzer has ended, before it powers off. */
+	const char *ended;
 };
 
 enum mmf_finding_kind {
@@ -30,6 +32,7 @@ enum mmf_finding_kind {
 	MMF_FOUND_BOOT_CRASH,	/* a report before the fuzzer started */
 	MMF_FOUND_HANG,		/* no output for hang_ms (or boot_ms) */
 	MMF_FOUND_LOST,		/* the guest died without a report */
+	MMF_FOUND_END,		/* it died after its fuzzer ended: no finding */
 };
 
 struct mmf_finding {

@@ -2,7 +2,8 @@
 # A campaign under TCG with Debian's kernel: the guest fuzzes, then goes
 # silent (test hook); the campaign sees the hang, saves it with the
 # console log and the last programs, restarts the guest and goes on. A
-# SIGKILLed campaign loses nothing it saved and leaves no QEMU behind.
+# SIGKILLed campaign loses nothing it saved and leaves no QEMU behind. A
+# guest whose fuzzer ends before the budget is booted again, no finding.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -25,6 +26,15 @@ bug=$(ls -d "$out"/crashes/no_output_from_test_machine-*)
 grep -q '^count: [1-9]' "$bug/meta" || fail "hang not counted"
 grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "hang saved without the last programs"
 grep -q 'mmfuzz: test hook: going silent' "$bug/log.0" || fail "hang saved without the console log"
+
+# The guests' fuzzers end after 10 s: each end is a new boot, not a finding.
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 75s --kernel debian \
+	--guest-arg --duration --guest-arg 10s --out "$TMP/e" >"$TMP/log3" 2>&1 && rc=0 || rc=$?
+[ $rc -eq 0 ] || { cat "$TMP/log3"; fail "campaign of ending guests exit $rc, not 0"; }
+grep -q 'boot 1: the fuzzer ended (exit status 0); booting again' "$TMP/log3" ||
+	{ cat "$TMP/log3"; fail "the end of the guest's fuzzer not seen"; }
+grep -q 'boot 2: first program' "$TMP/log3" || { cat "$TMP/log3"; fail "no second boot"; }
+[ -z "$(ls "$TMP/e/crashes" 2>/dev/null)" ] || fail "an ended guest filed: $(ls "$TMP/e/crashes")"
 
 # Killed while it runs: what it saved stays, its guests go.
 "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \

@@ -19,6 +19,7 @@
 static const struct mmf_monitor_opts opts = {
 	.settle_ms = 1000, .hang_ms = 60000, .boot_ms = 120000,
 	.ready = "mmfuzz: fuzzing natively",
+	.ended = "mmfuzz-init: mmfuzz exited with status ",
 };
 
 /* The console part of a test data file, and its expected title. */
@@ -265,6 +266,31 @@ static void test_hang_and_lost(void)
 	mmf_monitor_free(m);
 }
 
+/* A guest whose fuzzer ended and that powered off has nothing to report. */
+static void test_ended(void)
+{
+	static const char ended[] = "mmfuzz-init: mmfuzz exited with status 0\n"
+				    "mmfuzz-init: powering off\n";
+	const char *ready = "mmfuzz: fuzzing natively, seed 2\n";
+	struct mmf_monitor *m = mmf_monitor_new(&opts, 0);
+	struct mmf_finding f;
+
+	/* Before the fuzzer started, the same line is a failed boot's. */
+	mmf_monitor_feed(m, ended, strlen(ended), 10);
+	CHECK(mmf_monitor_poll(m, 20, true, &f) == 1 && f.kind == MMF_FOUND_LOST,
+	      "an end before the start is not lost");
+	mmf_finding_free(&f);
+	mmf_monitor_free(m);
+	m = mmf_monitor_new(&opts, 0);
+	mmf_monitor_feed(m, ready, strlen(ready), 10);
+	mmf_monitor_feed(m, ended, strlen(ended), 20);
+	CHECK(!mmf_monitor_poll(m, 30, false, &f), "an end while alive is a finding");
+	CHECK(mmf_monitor_poll(m, 30, true, &f) == 1 && f.kind == MMF_FOUND_END,
+	      "a death after the fuzzer ended is kind %d", f.kind);
+	mmf_finding_free(&f);
+	mmf_monitor_free(m);
+}
+
 static void test_marker_split_across_feeds(void)
 {
 	struct mmf_monitor *m = mmf_monitor_new(&opts, 0);
@@ -281,6 +307,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(test_corpus_cut),
 	TAP_TEST(test_boot_crash),
 	TAP_TEST(test_hang_and_lost),
+	TAP_TEST(test_ended),
 	TAP_TEST(test_marker_split_across_feeds),
 };
 
