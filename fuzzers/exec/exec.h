@@ -71,7 +71,20 @@ enum mmf_run_status {
 };
 
 /* "ok", "timeout", "killed", "crashed". */
+/* Where a program's time goes outside its statements, for profiles. */
+enum mmf_phase {
+	MMF_PHASE_SETUP,	/* before the fork: log, saved knobs, the baseline */
+	MMF_PHASE_START,	/* fork to the first statement: cgroup, interpreter */
+	MMF_PHASE_BODY,		/* first statement to the end of the last */
+	MMF_PHASE_END,		/* the process's own checks at its end */
+	MMF_PHASE_EXIT,		/* its exit: the address space torn down */
+	MMF_PHASE_AFTER,	/* knobs put back, machine-wide accounting, kmsg */
+	MMF_NR_PHASES
+};
+
 const char *mmf_run_status_name(enum mmf_run_status s);
+/* "setup", "start", "body", "end", "exit", "after". */
+const char *mmf_phase_name(enum mmf_phase ph);
 
 struct mmf_call_result {
 	int16_t si;		/* statement index */
@@ -91,7 +104,8 @@ struct mmf_exec_report {
 struct mmf_exec_result {
 	enum mmf_run_status status;
 	int sig;
-	uint64_t ns;
+	uint64_t ns;		/* the whole: every phase */
+	uint64_t phase_ns[MMF_NR_PHASES];	/* all 0 if the child's times are lost */
 	uint64_t user_ns, sys_ns;	/* CPU time of the program's processes */
 	int nr_results;
 	struct mmf_call_result *results;
@@ -107,8 +121,12 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		  struct mmf_exec_result *r);
 void mmf_exec_result_free(struct mmf_exec_result *r);
 
-/* Run a program in the calling process (the forked child does this). */
-void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd);
+/*
+ * Run a program in the calling process (the forked child does this, which
+ * began at start_ns); its last record gives its times (exec/runner.c).
+ */
+void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd,
+		     uint64_t start_ns);
 
 /* "-1 ENOMEM", "0", "512": a call result as the text form prints it. */
 void mmf_exec_format_res(int64_t res, char *buf, size_t n);

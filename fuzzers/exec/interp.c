@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -514,13 +515,16 @@ static void check_accounting(struct mmf_interp *in)
 	mmf_sb_free(&sb);
 }
 
-void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd)
+void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, int outfd,
+		     uint64_t start_ns)
 {
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
 	struct mmf_interp in = {
 		.p = p, .o = o, .outfd = outfd, .arena = &mmf_arena, .psz = mmf_psz,
 		.join_pipe = { -1, -1 }, .group_first = -1,
 	};
+	uint64_t first, last;
+	struct strbuf sb;
 
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
@@ -534,7 +538,9 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	in.kpageflags = -2;
 	in.vmlck_base = MMF_VMLCK_UNREAD;
 	in.pm_checks = mmf_pmcheck_policy(p);
+	first = mmf_now_ns();
 	run_main(&in);
+	last = mmf_now_ns();
 	mmf_uffd_stop(&in);
 	check_accounting(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
@@ -546,6 +552,10 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 		close(in.kpageflags);
 	mmf_shadow_delete(in.sh);
 	pthread_mutex_destroy(&in.lock);
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "T %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", start_ns, first,
+		      last, mmf_now_ns());
+	emit(&in, &sb);
 }
 
 void mmf_exec_format_res(int64_t res, char *buf, size_t n)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -98,7 +99,8 @@ static void kmsg_report(const char *title, const char *text, void *arg)
 	r->reports[r->nr_reports - 1].kernel = true;
 }
 
-static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
+/* The child's times (mmf_exec_interp): start, first and last statement, end. */
+static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint64_t *t)
 {
 	char *p = buf, *end = buf + len;
 
@@ -134,6 +136,9 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len)
 			free(title);
 			free(body);
 			p = text + n;
+		} else if (sscanf(p, "T %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &t[0], &t[1],
+				  &t[2], &t[3]) == 4) {
+			p = nl + 1;
 		} else {
 			/* A record cut by a crash: nothing after it is trustworthy. */
 			break;
@@ -234,6 +239,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	/* the counters at the start of the next program (see mmf_acct_sys_base) */
 	static struct mmf_acct_sys acct;
 	uint64_t vm0[MMF_NR_VMSTAT], vm1[MMF_NR_VMSTAT];
+	uint64_t t[4] = { 0 }, forked, waited, child0;
 	int outfd, status = 0;
 	size_t len;
 	char *buf;
@@ -265,6 +271,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	if (o->cover && o->cover->state)
 		mmf_vmstat_read(vm0);
 	parent = getpid();
+	forked = mmf_now_ns();
 	pid = fork();
 	if (pid < 0) {
 		close(outfd);
@@ -275,6 +282,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		mmf_hang_board = board;
 		setpgid(0, 0);
 		mmf_die_with_parent(parent, SIGKILL, 0);
+		child0 = mmf_now_ns();
 		if (o->cgroup_procs) {
 			int fd = open(o->cgroup_procs, O_WRONLY | O_CLOEXEC);
 
@@ -283,7 +291,7 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 				close(fd);
 			}
 		}
-		mmf_exec_interp(p, o, outfd);
+		mmf_exec_interp(p, o, outfd, child0);
 		_exit(0);
 	}
 	setpgid(pid, pid);
@@ -293,16 +301,16 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 		r->status = WTERMSIG(status) == SIGKILL ? MMF_RUN_KILLED : MMF_RUN_CRASHED;
 	else if (WEXITSTATUS(status))
 		r->status = MMF_RUN_CRASHED;
+	waited = mmf_now_ns();
 	mmf_hang_board_free(board);
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	mmf_cg_restore(o, &saved);
 	mmf_knobs_restore(o, &saved);
-	r->ns = mmf_now_ns() - start;
 	check_accounting(r, &acct);
 	len = lseek(outfd, 0, SEEK_END);
 	buf = mmf_xmalloc(len + 1);
 	if (pread(outfd, buf, len, 0) == (ssize_t)len)
-		parse_records(r, buf, len);
+		parse_records(r, buf, len, t);
 	if (o->cover && o->cover->state) {
 		mmf_vmstat_read(vm1);
 		mmf_feedback_vmstat(o->cover, vm0, vm1);
@@ -314,6 +322,14 @@ int mmf_exec_prog(const struct mmf_prog *p, const struct mmf_exec_opts *o,
 	close(outfd);
 	if (o->kmsg)
 		mmf_kmsg_poll(o->kmsg, kmsg_report, r);
+	r->ns = mmf_now_ns() - start;
+	if (t[0] >= forked && t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3] && t[3] <= waited) {
+		const uint64_t at[MMF_NR_PHASES + 1] = { start, forked, t[1], t[2], t[3], waited,
+							 start + r->ns };
+
+		for (int i = 0; i < MMF_NR_PHASES; i++)
+			r->phase_ns[i] = at[i + 1] - at[i];
+	}
 	return 0;
 }
 
@@ -325,6 +341,17 @@ const char *mmf_run_status_name(enum mmf_run_status s)
 	};
 
 	return names[s];
+}
+
+const char *mmf_phase_name(enum mmf_phase ph)
+{
+	static const char *const names[] = {
+		[MMF_PHASE_SETUP] = "setup", [MMF_PHASE_START] = "start",
+		[MMF_PHASE_BODY] = "body", [MMF_PHASE_END] = "end",
+		[MMF_PHASE_EXIT] = "exit", [MMF_PHASE_AFTER] = "after",
+	};
+
+	return names[ph];
 }
 
 void mmf_exec_result_free(struct mmf_exec_result *r)

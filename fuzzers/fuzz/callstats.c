@@ -54,6 +54,8 @@ void mmf_callstats_add(struct mmf_callstats *cs, const struct mmf_prog *p,
 	}
 	cs->progs++;
 	cs->prog_ns += r->ns;
+	for (int i = 0; i < MMF_NR_PHASES; i++)
+		cs->phase_ns[i] += r->phase_ns[i];
 	cs->user_ns += r->user_ns;
 	cs->sys_ns += r->sys_ns;
 }
@@ -129,17 +131,26 @@ static double pct(uint64_t part, uint64_t whole)
 static void print_profile(const struct mmf_callstats *cs, uint64_t calls, uint64_t checks,
 			  FILE *f)
 {
-	uint64_t stmts = calls + checks;
-	uint64_t rest = cs->prog_ns > stmts ? cs->prog_ns - stmts : 0;
+	static const char *const what[MMF_NR_PHASES] = {
+		[MMF_PHASE_SETUP] = "setup", [MMF_PHASE_START] = "fork to first call",
+		[MMF_PHASE_END] = "end checks", [MMF_PHASE_EXIT] = "exit",
+		[MMF_PHASE_AFTER] = "after (knobs, accounting)",
+	};
+	uint64_t body = cs->phase_ns[MMF_PHASE_BODY], stmts = calls + checks;
 	uint64_t loop = cs->run_ns > cs->prog_ns ? cs->run_ns - cs->prog_ns : 0;
 
 	if (!cs->progs)
 		return;
+	/* Calls of fork children and threads overlap the main line's. */
 	fprintf(f, "profile: %llu programs, %.1f ms each: calls %.0f%%, checks after them %.0f%%,"
-		" fork/exit/accounting %.0f%%; kernel %.0f%%, user %.0f%% of it",
-		(unsigned long long)cs->progs, cs->prog_ns / 1e6 / cs->progs,
-		pct(calls, cs->prog_ns), pct(checks, cs->prog_ns), pct(rest, cs->prog_ns),
-		pct(cs->sys_ns, cs->prog_ns), pct(cs->user_ns, cs->prog_ns));
+		" between them %.0f%%", (unsigned long long)cs->progs,
+		cs->prog_ns / 1e6 / cs->progs, pct(calls, cs->prog_ns), pct(checks, cs->prog_ns),
+		pct(body > stmts ? body - stmts : 0, cs->prog_ns));
+	for (int i = 0; i < MMF_NR_PHASES; i++)
+		if (what[i])
+			fprintf(f, ", %s %.0f%%", what[i], pct(cs->phase_ns[i], cs->prog_ns));
+	fprintf(f, "; kernel %.0f%%, user %.0f%% of it", pct(cs->sys_ns, cs->prog_ns),
+		pct(cs->user_ns, cs->prog_ns));
 	if (cs->run_ns)
 		fprintf(f, "; between programs %.0f%% of the run", pct(loop, cs->run_ns));
 	fprintf(f, "\n");
@@ -221,8 +232,12 @@ void mmf_callstats_json(const struct mmf_callstats *cs, struct strbuf *sb)
 		mmf_sb_printf(sb, "],\"other\":%llu}", (unsigned long long)c->other);
 	}
 	mmf_sb_printf(sb, "],\"programs\":%llu,\"program_ns\":%llu,\"user_ns\":%llu,"
-		      "\"sys_ns\":%llu,\"run_ns\":%llu}\n",
+		      "\"sys_ns\":%llu,\"run_ns\":%llu,\"phase_ns\":{",
 		      (unsigned long long)cs->progs, (unsigned long long)cs->prog_ns,
 		      (unsigned long long)cs->user_ns, (unsigned long long)cs->sys_ns,
 		      (unsigned long long)cs->run_ns);
+	for (int i = 0; i < MMF_NR_PHASES; i++)
+		mmf_sb_printf(sb, "%s\"%s\":%llu", i ? "," : "", mmf_phase_name(i),
+			      (unsigned long long)cs->phase_ns[i]);
+	mmf_sb_puts(sb, "}}\n");
 }

@@ -32,11 +32,13 @@ struct mmf_callstats {
 			uint64_t n;
 		} errs[MMF_CALLSTATS_ERRS];
 	} c[MMF_NR_CALLS];
-	/* Where a program's time goes: its wall time from fork to the last
-	 * check, the CPU time of its processes, and the run's whole time
-	 * (set by the caller) of which the rest is the loop's own work.
+	/* Where a program's time goes: its wall time from the execution log
+	 * to the last check, by phase, the CPU time of its processes, and the
+	 * run's whole time (set by the caller) of which the rest is the
+	 * loop's own work.
 	 */
 	uint64_t progs, prog_ns, user_ns, sys_ns, run_ns;
+	uint64_t phase_ns[MMF_NR_PHASES];
 };
 
 /* One call's result: res >= 0 is a success, else -errno. */

@@ -94,6 +94,7 @@ static void test_add(void)
 static void test_table(void)
 {
 	char *tab, *l, *never;
+	const char *line;
 
 	memset(&cs, 0, sizeof(cs));
 	for (int i = 0; i < 1000; i++) {
@@ -121,13 +122,21 @@ static void test_table(void)
 	cs.sys_ns = 2000000000ull;
 	cs.user_ns = 400000000ull;
 	cs.run_ns = 5000000000ull;
+	cs.phase_ns[MMF_PHASE_SETUP] = 200000000ull;
+	cs.phase_ns[MMF_PHASE_START] = 400000000ull;
+	cs.phase_ns[MMF_PHASE_BODY] = 2400000000ull;
+	cs.phase_ns[MMF_PHASE_END] = 200000000ull;
+	cs.phase_ns[MMF_PHASE_EXIT] = 600000000ull;
+	cs.phase_ns[MMF_PHASE_AFTER] = 200000000ull;
 	tab = table();
 	for (const char *p = tab; *p; p += strcspn(p, "\n") + 1)
 		printf("# %.*s\n", (int)strcspn(p, "\n"), p);
 
-	CHECK(!strncmp(tab, "profile: 10 programs, 400.0 ms each: calls 38%, checks after them 12%,"
-		       " fork/exit/accounting 50%; kernel 50%, user 10% of it; between programs"
-		       " 20% of the run\n", 150), "profile '%.150s'", tab);
+	line = "profile: 10 programs, 400.0 ms each: calls 38%, checks after them 12%,"
+	       " between them 10%, setup 5%, fork to first call 10%, end checks 5%, exit 15%,"
+	       " after (knobs, accounting) 5%; kernel 50%, user 10% of it; between programs"
+	       " 20% of the run\n";
+	CHECK(!strncmp(tab, line, strlen(line)), "profile '%.*s'", (int)strlen(line), tab);
 	l = line_of(tab, "mremap");
 	CHECK(l && !strcmp(l, "mremap                   1000  41.2%    2.00  100%  EINVAL 38% EFAULT 12%"
 			      " ENOMEM 5%"), "'%s'", l);
@@ -181,7 +190,8 @@ static void test_json(void)
 			     "\"low\":false,\"block\":true"),
 	      "fork");
 	CHECK(strstr(sb.buf, "}],\"programs\":0,\"program_ns\":0,\"user_ns\":0,\"sys_ns\":0,"
-		     "\"run_ns\":0}\n"), "ends '%s'", sb.buf + sb.len - 40);
+		     "\"run_ns\":0,\"phase_ns\":{\"setup\":0,\"start\":0,\"body\":0,\"end\":0,"
+		     "\"exit\":0,\"after\":0}}\n"), "ends '%s'", sb.buf + sb.len - 100);
 	mmf_sb_free(&sb);
 }
 
