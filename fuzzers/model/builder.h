@@ -74,6 +74,7 @@ struct gen {
 	uint64_t uffd_features;
 	uint64_t uring[3];	/* the range of the ring's fixed buffer; npages 0: none */
 	uint16_t ring_pages;	/* of the perf rings special_map made, 0: none yet */
+	uint8_t cgroup;		/* the memory cgroup the main line is in (cg_move) */
 	unsigned int children;	/* cN forked since the last join */
 	int forked;		/* the child of the last fork block */
 	unsigned int swaps_off;	/* sN turned off */

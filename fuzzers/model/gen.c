@@ -349,7 +349,8 @@ void mmf_gen_args(struct gen *g, struct mmf_stmt *s, int from)
 	const struct mmf_call_desc *d = &mmf_calls[s->id];
 
 	for (int i = from; i < d->nr_args; i++)
-		s->args[i] = mmf_arg_generate(g->r, d, i);
+		s->args[i] = d->args[i].type == MMF_ARG_TARGET ? mmf_gen_rand_target(g) :
+			     mmf_arg_generate(g->r, d, i);
 }
 
 void mmf_gen_default(struct gen *g, struct mmf_stmt *s)
