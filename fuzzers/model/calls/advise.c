@@ -64,7 +64,7 @@ static const struct mmf_bias pmadv_biases[] = {
 
 MMF_BUILDER(process_madvise, build_pmadv, MMF_BIASES(pmadv_biases));
 
-/* Two ranges, each mostly inside a mapping, and any advice. */
+/* Two ranges, each mostly inside a mapping, and any advice (biased below). */
 static void build_pmadv_vec(struct gen *g, struct mmf_stmt *s)
 {
 	mmf_gen_pick_range(g, s, 0);
@@ -82,5 +82,14 @@ static void apply_pmadv_vec(struct gen *g, const struct mmf_stmt *s)
 	mmf_gen_split(g, &second);
 }
 
+/*
+ * Kernels before 6.13 take only the non-destructive advice in
+ * process_madvise, even for the caller itself; later ones take the rest.
+ */
+static const struct mmf_bias pmadv_vec_biases[] = {
+	{ &mmf_madv_set, 80, { "MADV_PAGEOUT", "MADV_PAGEOUT", "MADV_COLD", "MADV_WILLNEED",
+		"MADV_COLLAPSE", "MADV_FREE", "MADV_DONTNEED" } },
+};
+
 MMF_BUILDER(process_madvise_vec, build_pmadv_vec, .apply = apply_pmadv_vec,
-	    MMF_BIASES(madvise_biases));
+	    MMF_BIASES(pmadv_vec_biases));
