@@ -255,8 +255,9 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 		int status = ended_status(g);
 
 		if (o->info)
-			fprintf(o->info, "mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d)"
-				"; booting again\n", g->id, g->boot, status);
+			fprintf(o->info,
+				"mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d); booting again\n",
+				g->id, g->boot, status);
 		/* A fuzzer that fails at once fails the campaign as a failed boot does. */
 		failed = status != 0;
 		st->boot_failures += failed;
