@@ -72,16 +72,34 @@ void mmf_rule_mlockall(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, 
 		sh->mcl_future = flags & MMF_MCL_FUTURE;
 }
 
+/* A page of a memfd_secret mapping: always VM_LOCKED, mlock_fixup() skips it. */
+static bool secret_page(const struct mmf_shadow *sh, const struct mmf_shadow_page *pg)
+{
+	int obj = mmf_page_obj(pg);
+
+	for (int f = 0; pg->mapped && obj >= 0 && f < MMF_NR_FILES; f++)
+		if (sh->file_obj[f] == obj && sh->file_kind[f] == MMF_FILE_SECRET)
+			return true;
+	return false;
+}
+
 void mmf_rule_munlockall(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
 {
 	if (res < 0)
 		return;
-	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
-		sh->pages[i].locked = 0;
-		sh->pages[i].lock_unknown = 0;
-	}
 	sh->mcl_future = false;
 	sh->locks_exact = true;
+	for (int i = 0; i < MMF_ARENA_PAGES; i++) {
+		struct mmf_shadow_page *pg = &sh->pages[i];
+
+		pg->locked = 0;
+		pg->lock_unknown = 0;
+		/* munlockall leaves secretmem's VMAs locked, and counted as mmap did. */
+		if (secret_page(sh, pg)) {
+			pg->lock_unknown = 1;
+			sh->locks_exact = false;
+		}
+	}
 }
 
 /* mlock(2): "ENOMEM Some of the specified address range does not
