@@ -134,6 +134,7 @@ int cmd_exec(int argc, char **argv)
 		CMD_OPT_KERNEL(&kernel, ""),
 		CMD_OPT_ARCH(&arch),
 		CMD_OPT_TIMEOUT(&timeout_ms),
+		CMD_OPT_SLOWDOWN(&eo.slowdown),
 		MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &env_on,
 			"no swap devices or memory cgroup of our own"),
 		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &quiet, "print reports and the summary only"),

@@ -63,6 +63,7 @@ int cmd_fuzz(int argc, char **argv)
 		CMD_OPT_SEED(&fo.seed),
 		CMD_OPT_OUT(&fo.out, "reports, programs and exec.log"),
 		CMD_OPT_TIMEOUT(&timeout_ms),
+		CMD_OPT_SLOWDOWN(&fo.slowdown),
 		MMF_OPT("calls", "N", MMF_OPT_INT, &fo.max_calls,
 			"maximum calls of a generated program", .lo = 1, .hi = MMF_MAX_STMTS / 2),
 		MMF_OPT("stress", "LIST", MMF_OPT_STR, &stress,

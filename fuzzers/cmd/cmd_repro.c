@@ -158,6 +158,7 @@ int cmd_repro(int argc, char **argv)
 		MMF_OPT("max-steps", "N", MMF_OPT_INT, &rc.ops.max_steps,
 			"minimization steps at most", .hi = 1000000),
 		CMD_OPT_TIMEOUT(&rc.go.timeout_ms),
+		CMD_OPT_SLOWDOWN(&rc.eo.slowdown),
 		MMF_OPT("serve", "PORT", MMF_OPT_STR, &rc.serve,
 			"in a guest: run what the host sends on this control port"),
 		MMF_OPT("stress", "LIST", MMF_OPT_STR, &rc.stress,

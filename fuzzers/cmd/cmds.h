@@ -59,6 +59,11 @@ int cmd_corpus(int argc, char **argv);
 	MMF_OPT("duration", "T", MMF_OPT_MS, p, what, .lo = 1000)
 #define CMD_OPT_TIMEOUT(p)							\
 	MMF_OPT("timeout", "T", MMF_OPT_MS, p, "per-program timeout", .lo = 1)
+/* A guest's runner passes TCG's factor (kvm/init: mmfuzz.slowdown). */
+#define CMD_OPT_SLOWDOWN(p)							\
+	MMF_OPT("slowdown", "N", MMF_OPT_INT, p,				\
+		"programs run N times slower than native: the hang oracle's\n"	\
+		"bounds grow by N", .lo = 1, .hi = 1000, .def = "1")
 /* Every command that takes a seed prints the one it used. */
 #define CMD_OPT_SEED(p)								\
 	MMF_OPT("seed", "N", MMF_OPT_U64, p, "random seed", .hi = INT64_MAX,	\

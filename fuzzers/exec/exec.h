@@ -17,6 +17,10 @@ struct mmf_cover;
 
 struct mmf_exec_opts {
 	int timeout_ms;
+	/* How much slower than native programs run (a TCG guest: about 10):
+	 * the hang oracle's bounds grow by it. 0 or 1: native.
+	 */
+	int slowdown;
 	/* Swap devices s0..s3: only ones mmfuzz made; NULL where none. */
 	const char *swaps[MMF_NR_SWAPS];
 	/* Directory on tmpfs for tmpfile(), e.g. /dev/shm. */

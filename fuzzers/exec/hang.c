@@ -40,9 +40,9 @@ void mmf_hang_board_free(struct mmf_hang_board *b)
 		munmap(b, sizeof(*b));
 }
 
-long mmf_hang_bound_ms(int64_t work)
+long mmf_hang_bound_ms(int64_t work, int slow)
 {
-	return BASE_MS + (long)(MAX(work, 0) * PAGE_US / 1000);
+	return (BASE_MS + (long)(MAX(work, 0) * PAGE_US / 1000)) * MAX(slow, 1);
 }
 
 /* Pages of swap in use: what a swapoff may have to bring back. */
@@ -125,7 +125,7 @@ static uint64_t progress(int tid, char *state)
 }
 
 static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uint64_t now,
-		   int64_t work, char state, bool at_timeout, struct strbuf *out)
+		   int64_t work, int slow, char state, bool at_timeout, struct strbuf *out)
 {
 	char *stack = task_file(w->tid, "stack"), *wchan = task_file(w->tid, "wchan");
 
@@ -135,7 +135,7 @@ static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uin
 	mmf_stmt_print(&p->stmts[w->si], out);
 	mmf_sb_printf(out, "\nin the call for %llu ms (bound %ld ms for %lld pages of work),"
 		  " no progress for %llu ms%s\n",
-		  (unsigned long long)(now - w->start_ns) / 1000000, mmf_hang_bound_ms(work),
+		  (unsigned long long)(now - w->start_ns) / 1000000, mmf_hang_bound_ms(work, slow),
 		  (long long)work, (unsigned long long)(now - w->since_ns) / 1000000,
 		  at_timeout ? ", at the program's timeout" : "");
 	mmf_sb_printf(out, "task %d, state %c, wchan %s\nkernel stack:\n%s", w->tid, state,
@@ -149,7 +149,8 @@ static void report(const struct mmf_hang_watch *w, const struct mmf_prog *p, uin
  * lock) is not hung: report only when no call of the program moved lately.
  */
 int mmf_hang_scan(const struct mmf_hang_board *b, struct mmf_hang_watch *w,
-		  const struct mmf_prog *p, uint64_t now, bool at_timeout, struct strbuf *out)
+		  const struct mmf_prog *p, uint64_t now, bool at_timeout, int slow,
+		  struct strbuf *out)
 {
 	int hung = -1, moving = 0;
 	int64_t hung_work = 0;
@@ -183,8 +184,9 @@ int mmf_hang_scan(const struct mmf_hang_board *b, struct mmf_hang_watch *w,
 			moving++;
 			continue;
 		}
-		if (!at_timeout && (stall < STALL_MS ||
-				    (now - wi->start_ns) / 1000000 < (uint64_t)mmf_hang_bound_ms(work)))
+		if (!at_timeout && (stall < STALL_MS * (uint64_t)MAX(slow, 1) ||
+				    (now - wi->start_ns) / 1000000 <
+				    (uint64_t)mmf_hang_bound_ms(work, slow)))
 			continue;
 		if (hung < 0 || wi->since_ns < w[hung].since_ns) {
 			hung = i;
@@ -194,6 +196,6 @@ int mmf_hang_scan(const struct mmf_hang_board *b, struct mmf_hang_watch *w,
 	}
 	if (hung < 0 || moving)
 		return 0;
-	report(&w[hung], p, now, hung_work, hung_state, at_timeout, out);
+	report(&w[hung], p, now, hung_work, slow, hung_state, at_timeout, out);
 	return 1;
 }

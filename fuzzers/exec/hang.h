@@ -48,8 +48,11 @@ void mmf_hang_board_free(struct mmf_hang_board *b);
 void mmf_hang_enter(int party, const struct mmf_prog *p, int si, long psz);
 void mmf_hang_leave(int party);
 
-/* The bound (ms) a call with this much work gets before a stall counts. */
-long mmf_hang_bound_ms(int64_t work);
+/*
+ * The bound (ms) a call with this much work gets before a stall counts, on
+ * a machine slow times slower than native (0 or 1: native).
+ */
+long mmf_hang_bound_ms(int64_t work, int slow);
 
 /*
  * In the runner: sample every slot at time now. at_timeout: the program ran
@@ -57,6 +60,7 @@ long mmf_hang_bound_ms(int64_t work);
  * Returns 1 with a report (title line, then body) in out when a call hangs.
  */
 int mmf_hang_scan(const struct mmf_hang_board *b, struct mmf_hang_watch *w,
-		  const struct mmf_prog *p, uint64_t now, bool at_timeout, struct strbuf *out);
+		  const struct mmf_prog *p, uint64_t now, bool at_timeout, int slow,
+		  struct strbuf *out);
 
 #endif

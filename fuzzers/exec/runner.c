@@ -181,7 +181,7 @@ static int wait_timeout(pid_t pid, const struct mmf_prog *p, const struct mmf_ex
 		if (!board && !timed_out)
 			continue;
 		mmf_sb_init(&sb);
-		if (board && mmf_hang_scan(board, w, p, now, timed_out, &sb)) {
+		if (board && mmf_hang_scan(board, w, p, now, timed_out, o->slowdown, &sb)) {
 			char *nl = strchr(sb.buf, '\n');
 			char *title = mmf_xasprintf("%.*s", (int)(nl - sb.buf), sb.buf);
 

@@ -19,6 +19,7 @@ struct mmf_fuzz_opts {
 	int64_t duration_ms;
 	const char *out;	/* output directory */
 	int timeout_ms;
+	int slowdown;		/* mmf_exec_opts.slowdown */
 	int progress_ms;
 	int max_calls;		/* per generated program */
 	const char *exec_log;	/* NULL: OUT/exec.log; a guest gives its log port */

@@ -175,7 +175,8 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		 struct mmf_fuzz_stats *st)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .corrupt_after = o->corrupt_after,
+	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .slowdown = o->slowdown,
+				    .corrupt_after = o->corrupt_after,
 				    .corrupt_tag = o->corrupt_tag, .hang_after = -1 };
 	struct mmf_prog *pool = mmf_xcalloc(POOL_MAX, sizeof(*pool));
 	uint8_t *seen = mmf_xcalloc(SIGNAL_BITS / 8, 1);

@@ -83,6 +83,8 @@ static void test_cmdline(void)
 	CHECK(strstr(s, " rcupdate.rcu_cpu_stall_timeout=210 "), "%s", s);
 	CHECK(strstr(s, " watchdog_thresh=60 "), "%s", s);
 	CHECK(strstr(s, " mmfuzz.zram=64 "), "%s", s);
+	/* The guest's hang oracle grows its bounds by TCG's factor. */
+	CHECK(strstr(s, " mmfuzz.slowdown=10 "), "%s", s);
 	CHECK(strstr(s, " mmfuzz.args=--duration,40s,--seed,7") &&
 	      !strcmp(strstr(s, " mmfuzz.args=") + 13, "--duration,40s,--seed,7"), "%s", s);
 	free(s);
@@ -92,6 +94,7 @@ static void test_cmdline(void)
 	s = mmf_vm_cmdline(&c, err, sizeof(err));
 	CHECK(strstr(s, " rcupdate.rcu_cpu_stall_timeout=21 "), "%s", s);
 	CHECK(strstr(s, " mmfuzz.crash_after=5 "), "%s", s);
+	CHECK(strstr(s, " mmfuzz.slowdown=1 "), "%s", s);
 	free(s);
 
 	c.guest_args = bad;
