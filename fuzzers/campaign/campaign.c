@@ -52,7 +52,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.ended = ENDED,
 	};
 	const char *args[32];
-	char dur[32], *work, *exec_log, *console, *pcs = NULL;
+	char dur[32], timeout[32], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
@@ -65,6 +65,10 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
 	args[na++] = "--duration";
 	args[na++] = dur;
+	/* A program's time, as 'mmfuzz vm' gives it: the slowdown's multiple. */
+	snprintf(timeout, sizeof(timeout), "%ds", MMF_VM_PROG_MS / 1000 * slow);
+	args[na++] = "--timeout";
+	args[na++] = timeout;
 	for (int i = 0; o->guest_args && o->guest_args[i] && na < 28; i++)
 		args[na++] = o->guest_args[i];
 	g->boot++;

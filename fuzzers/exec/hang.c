@@ -22,7 +22,12 @@
 #define BASE_MS		5000
 #define PAGE_US		250	/* per page of work */
 #define STALL_MS	2000	/* no progress for this long: hung */
-#define TIMEOUT_STALL_MS 1000	/* the same, once the program has timed out */
+/*
+ * The same, once the program has timed out: longer than memory.high's
+ * throttling sleeps (MEMCG_MAX_HIGH_DELAY_JIFFIES, 2 s), which a program
+ * that lowered memory.high may be in when its time runs out.
+ */
+#define TIMEOUT_STALL_MS 3000
 
 struct mmf_hang_board *mmf_hang_board;
 
@@ -180,7 +185,7 @@ int mmf_hang_scan(const struct mmf_hang_board *b, struct mmf_hang_watch *w,
 			wi->since_ns = now;
 		}
 		stall = (now - wi->since_ns) / 1000000;
-		if (stall < TIMEOUT_STALL_MS) {
+		if (stall < TIMEOUT_STALL_MS * (uint64_t)MAX(slow, 1)) {
 			moving++;
 			continue;
 		}
