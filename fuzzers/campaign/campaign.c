@@ -148,7 +148,8 @@ static int save(const struct mmf_campaign_opts *o, struct guest *g, const struct
 	size_t len;
 	struct mmf_crash c = {
 		.title = f->title, .report = f->report,
-		.log = mmf_monitor_log(g->mon, &len),
+		.alt_titles = (const char *const *)f->alt_titles, .nr_alt = f->nr_alt,
+		.corrupted = f->corrupted, .log = mmf_monitor_log(g->mon, &len),
 		.progs = mmf_last_progs(g->exec.buf, g->exec.len, LAST_PROGS),
 	};
 	int r;
@@ -440,6 +441,8 @@ int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const ch
 		bool boot = f.kind == MMF_FOUND_BOOT_CRASH;
 		struct mmf_crash c = {
 			.title = f.title, .report = f.report, .log = con,
+			.alt_titles = (const char *const *)f.alt_titles, .nr_alt = f.nr_alt,
+			.corrupted = f.corrupted,
 			.progs = ex ? mmf_last_progs(ex, elen, LAST_PROGS) : NULL,
 		};
 

@@ -182,6 +182,16 @@ static void found(struct mmf_finding *f, enum mmf_finding_kind kind, const char 
 	f->corrupted = corrupted;
 }
 
+static void found_report(struct mmf_finding *f, enum mmf_finding_kind kind,
+			 const struct mmf_report *r)
+{
+	found(f, kind, r->title, r->text, r->corrupted);
+	f->alt_titles = mmf_xcalloc(r->nr_alt + 1, sizeof(*f->alt_titles));
+	for (int i = 0; i < r->nr_alt; i++)
+		f->alt_titles[i] = mmf_xstrdup(r->alt_titles[i]);
+	f->nr_alt = r->nr_alt;
+}
+
 /*
  * The report that starts where r does, parsed from the console up to its
  * end alone, so that what came after it (the fuzzer's lines) is not in
@@ -197,7 +207,7 @@ static void found_upto(const struct mmf_monitor *m, struct mmf_finding *f,
 	for (int i = 0; i < n; i++)
 		if (cut[i].start == r->start)
 			use = &cut[i];
-	found(f, kind, use->title, use->text, use->corrupted);
+	found_report(f, kind, use);
 	f->end = end;
 	if (n > 0)
 		mmf_reports_free(cut, n);
@@ -226,7 +236,7 @@ int mmf_monitor_poll(struct mmf_monitor *m, uint64_t now_ms, bool dead, struct m
 
 			/* Dead or silent, the console is whole: the parser's own end. */
 			if (dead || quiet || !end) {
-				found(f, kind, r->title, r->text, r->corrupted);
+				found_report(f, kind, r);
 				f->end = end ? end : m->log.len;
 			} else {
 				found_upto(m, f, kind, r, end);
@@ -261,5 +271,8 @@ void mmf_finding_free(struct mmf_finding *f)
 {
 	free(f->title);
 	free(f->report);
+	for (int i = 0; i < f->nr_alt; i++)
+		free(f->alt_titles[i]);
+	free(f->alt_titles);
 	memset(f, 0, sizeof(*f));
 }

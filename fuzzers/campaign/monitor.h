@@ -39,6 +39,8 @@ struct mmf_finding {
 	enum mmf_finding_kind kind;
 	char *title;
 	char *report;
+	char **alt_titles;	/* the parser's other titles for it */
+	int nr_alt;
 	bool corrupted;
 	size_t end;		/* console offset after the report's last line */
 };

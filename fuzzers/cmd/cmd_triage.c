@@ -163,8 +163,11 @@ static void show_bug(const char *dir, const struct mmf_bug *b)
 {
 	char *bdir = mmf_xasprintf("%s/%s", dir, b->name);
 
-	printf("title: %s\ndirectory: %s\ncount: %ld\nfirst_seen: %s\nlast_seen: %s\n"
-	       "arch: %s\nkernel: %s\nrepro: %s", b->title, bdir, b->count,
+	printf("title: %s\n", b->title);
+	for (const char *a = b->alt; *a; a += strcspn(a, "\n") + (a[strcspn(a, "\n")] != 0))
+		printf("alt: %.*s\n", (int)strcspn(a, "\n"), a);
+	printf("directory: %s\ncount: %ld\nfirst_seen: %s\nlast_seen: %s\n"
+	       "arch: %s\nkernel: %s\nrepro: %s", bdir, b->count,
 	       b->first_seen, b->last_seen, b->arch, b->kernel, b->repro);
 	for (int i = 0; i < b->nr_repro; i++)
 		printf(" %s", b->repro_files[i]);
@@ -259,26 +262,16 @@ static int triage_html(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-/* The title of the first report in a console log, NULL if none. */
-static char *first_title(const char *text, size_t len)
-{
-	struct mmf_report *reps;
-	int n = mmf_report_parse(text, len, &reps);
-	char *t = n > 0 ? mmf_xstrdup(reps[0].title) : NULL;
-
-	mmf_reports_free(reps, n);
-	return t;
-}
-
 /* --report, --log, --progs, --sym: the files of one crash, in this order. */
 enum { F_REPORT, F_LOG, F_PROGS, F_SYM, NR_FILES };
 
 static int add_crash(const char *dir, struct mmf_crash *c, const char *const *files, int keep)
 {
-	char *text[NR_FILES] = { NULL }, *title = NULL;
+	char *text[NR_FILES] = { NULL };
+	struct mmf_report *reps = NULL;
 	struct mmf_store_added res;
 	size_t len = 0;
-	int ret = 1;
+	int ret = 1, nr = 0;
 
 	for (int i = 0; i < NR_FILES; i++) {
 		if (!files[i])
@@ -289,8 +282,13 @@ static int add_crash(const char *dir, struct mmf_crash *c, const char *const *fi
 			goto out;
 		}
 	}
-	if (!c->title)
-		c->title = title = first_title(text[F_REPORT], len);
+	/* The first report's titles, and whether it is whole. */
+	if (!c->title && (nr = mmf_report_parse(text[F_REPORT], len, &reps)) > 0) {
+		c->title = reps[0].title;
+		c->alt_titles = (const char *const *)reps[0].alt_titles;
+		c->nr_alt = reps[0].nr_alt;
+		c->corrupted = reps[0].corrupted;
+	}
 	if (!c->title) {
 		mmf_warnx_("triage add: no kernel report in %s: give its --title", files[F_REPORT]);
 		goto out;
@@ -312,7 +310,8 @@ static int add_crash(const char *dir, struct mmf_crash *c, const char *const *fi
 out:
 	for (int i = 0; i < NR_FILES; i++)
 		free(text[i]);
-	free(title);
+	if (nr > 0)
+		mmf_reports_free(reps, nr);
 	return ret;
 }
 

@@ -138,7 +138,21 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		free(title);
 		return mmf_store_fail(errno, "cannot create %s", dir);
 	}
-	ret = mmf_bugdir_lock(dir, title, true, &b);
+	ret = mmf_bugdir_lock(dir, title, false, &b);
+	if (ret == -ENOENT) {
+		/* Two writers with a new title each, matching each other's
+		 * alternatives at once, may still make two bugs: rare, and
+		 * both are then kept whole.
+		 */
+		char *known = mmf_store_alt_match(dir, title, c);
+
+		ret = mmf_bugdir_lock(dir, known ? known : title, true, &b);
+		if (!ret && (ret = mmf_store_alt_add(&b, known ? known : title, title, c)))
+			mmf_bugdir_unlock(&b);
+		free(known);
+	} else if (!ret && c->nr_alt && (ret = mmf_store_alt_add(&b, title, title, c))) {
+		mmf_bugdir_unlock(&b);
+	}
 	free(title);
 	if (ret)
 		return ret;

@@ -44,6 +44,15 @@ void mmf_bugdir_unlock(struct bugdir *b);
 /* fsync the bug directory, so that renames into it are durable. */
 int mmf_bugdir_sync(const struct bugdir *b);
 
+/*
+ * dedup.c: the title of the known bug that a crash titled title counts to
+ * by the alternative titles (malloc'ed), or NULL; and the bug's "alt" file
+ * grown by the crash's titles other than the bug's own.
+ */
+char *mmf_store_alt_match(const char *dir, const char *title, const struct mmf_crash *c);
+int mmf_store_alt_add(const struct bugdir *b, const char *bug_title, const char *title,
+		      const struct mmf_crash *c);
+
 /* Write path from buf through a temp file and link(2): never replaces. */
 int mmf_put_new(const char *path, const char *buf, size_t n);
 /* A temp file left by a dead writer ("x.tmp.<pid>"). */

@@ -120,6 +120,11 @@ static int read_bug(const char *dir, const char *name, struct mmf_bug *b)
 	b->kernel = m.kernel;
 	b->repro = m.repro;
 	repro_status(b);
+	tpath = mmf_xasprintf("%s/alt", path);
+	b->alt = mmf_read_file(tpath, NULL);
+	if (!b->alt)
+		b->alt = mmf_xstrdup("");
+	free(tpath);
 	free(path);
 	return 0;
 }
@@ -169,6 +174,7 @@ void mmf_bugs_free(struct mmf_bug *b, int n)
 		free(b[i].arch);
 		free(b[i].kernel);
 		free(b[i].repro);
+		free(b[i].alt);
 		free(b[i].occ);
 		for (int j = 0; j < b[i].nr_repro; j++)
 			free(b[i].repro_files[j]);

@@ -54,6 +54,12 @@ struct mmf_crash {
 	const char *kernel;	/* kernel build, e.g. uname -r and -v; NULL if unknown */
 	const char *arch;	/* x86_64, arm64; NULL if unknown */
 	time_t time;		/* when it happened; 0 for now */
+	/* The parser's other titles for it (see mmf_store_add()), and
+	 * whether its report was cut or mangled (they are then not used).
+	 */
+	const char *const *alt_titles;
+	int nr_alt;
+	bool corrupted;
 };
 
 /* What mmf_store_add() did. */
@@ -67,6 +73,12 @@ struct mmf_store_added {
 /*
  * Add one occurrence, creating dir and the bug as needed. keep is the
  * number of occurrences kept with their files. out may be NULL.
+ *
+ * A title new to the store counts to a known bug when it or one of its
+ * alternative titles is that bug's title or one of its alternatives (the
+ * parser names some bugs in more than one way); every alternative seen is
+ * kept in the bug's "alt" file, a title a line. A corrupted report counts
+ * by its exact title only.
  */
 int mmf_store_add(const char *dir, const struct mmf_crash *c, struct mmf_store_added *out);
 int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
@@ -108,6 +120,7 @@ struct mmf_bug {
 	 * reproducers were saved without one (by an older mmfuzz repro).
 	 */
 	char *repro;
+	char *alt;		/* the other titles it was seen under, a line each */
 	int nr_repro;
 	char **repro_files;	/* repro.prog, repro.1.prog, repro.c, ... sorted */
 	int nr_occ;

@@ -66,6 +66,9 @@ static void test_report_while_fuzzing(void)
 	CHECK(f.kind == MMF_FOUND_REPORT, "kind %d", f.kind);
 	CHECK(!strcmp(f.title, title), "title '%s', expected '%s'", f.title, title);
 	CHECK(strstr(f.report, "KASAN"), "report text lacks the report");
+	/* The store dedups by them (store.h). */
+	CHECK(f.nr_alt == 1 && !strcmp(f.alt_titles[0], "bad-access in consume_skb"),
+	      "alternative titles: %d", f.nr_alt);
 	mmf_finding_free(&f);
 	mmf_monitor_free(m);
 	free(log);

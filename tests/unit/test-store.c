@@ -306,6 +306,43 @@ static int by_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The parser's alternative titles (tests/data/kernel-reports/472: a KASAN
+ * report is also "bad-access in" its function, as a GPF there is).
+ */
+static void test_alt_titles(void)
+{
+	static const char *const kasan_alt[] = { "bad-access in swap_free" };
+	char *dir = store("alt"), *alt;
+	struct mmf_crash c = { .title = "KASAN: use-after-free Read in swap_free",
+			       .report = "r\n", .alt_titles = kasan_alt, .nr_alt = 1 };
+	struct mmf_store_added a, b;
+
+	CHECK(!mmf_store_add(dir, &c, &a) && a.new_bug, "%s", mmf_store_err());
+	c.title = "general protection fault in swap_free";
+	CHECK(!mmf_store_add(dir, &c, &b), "%s", mmf_store_err());
+	CHECK(!b.new_bug && b.count == 2 && !strcmp(a.name, b.name),
+	      "GPF not counted to the KASAN bug: %s, count %ld", b.name, b.count);
+	alt = file_in(dir, a.name, "alt");
+	CHECK(alt && !strcmp(alt, "bad-access in swap_free\n"
+			     "general protection fault in swap_free\n"), "alt '%s'", alt);
+	free(alt);
+	/* Under a title that is only an alternative, without alternatives. */
+	c.title = "general protection fault in swap_free";
+	c.nr_alt = 0;
+	CHECK(!mmf_store_add(dir, &c, &b) && !b.new_bug && b.count == 3, "count %ld", b.count);
+	/* A corrupted report's alternatives are not trusted. */
+	c.title = "BUG: unable to handle kernel paging request in swap_free";
+	c.nr_alt = 1;
+	c.corrupted = true;
+	CHECK(!mmf_store_add(dir, &c, &b) && b.new_bug, "corrupted report merged");
+	c.corrupted = false;
+	c.title = "WARNING in swap_free";
+	c.nr_alt = 0;
+	CHECK(!mmf_store_add(dir, &c, &b) && b.new_bug, "unrelated title merged");
+	free(dir);
+}
+
 /* Two titles that get the same directory name still get two bugs. */
 static void test_collision(void)
 {
@@ -791,6 +828,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(test_keep_limit),
 	TAP_TEST(test_times),
 	TAP_TEST(test_titles),
+	TAP_TEST(test_alt_titles),
 	TAP_TEST(test_collision),
 	TAP_TEST(test_repro),
 	TAP_TEST(test_errors),
