@@ -147,11 +147,15 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		char *known = mmf_store_alt_match(dir, title, c);
 
 		ret = mmf_bugdir_lock(dir, known ? known : title, true, &b);
-		if (!ret && (ret = mmf_store_alt_add(&b, known ? known : title, title, c)))
+		if (!ret)
+			ret = mmf_store_alt_add(&b, known ? known : title, title, c);
+		if (ret && b.path)
 			mmf_bugdir_unlock(&b);
 		free(known);
-	} else if (!ret && c->nr_alt && (ret = mmf_store_alt_add(&b, title, title, c))) {
-		mmf_bugdir_unlock(&b);
+	} else if (!ret && c->nr_alt) {
+		ret = mmf_store_alt_add(&b, title, title, c);
+		if (ret)
+			mmf_bugdir_unlock(&b);
 	}
 	free(title);
 	if (ret)
