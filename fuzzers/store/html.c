@@ -72,6 +72,14 @@ static void put_files(struct strbuf *sb, const char *prefix, const struct mmf_bu
 	};
 
 	mmf_sb_puts(sb, "<td class=\"files\">");
+	/* The other titles it came under (store.h): their file, and them. */
+	if (*b->alt) {
+		mmf_sb_puts(sb, "<div class=\"alt\">");
+		put_link(sb, prefix, b, "alt");
+		mmf_sb_puts(sb, ": ");
+		mmf_sb_html(sb, b->alt);
+		mmf_sb_puts(sb, "</div>");
+	}
 	for (int i = 0; i < b->nr_occ; i++) {
 		mmf_sb_printf(sb, "<div class=\"occ\">#%d:", b->occ[i].n);
 		for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
