@@ -17,12 +17,13 @@ declare -A allowed=(
 	[symbolize]="symbolize report util"
 	[fuzz]="fuzz csource exec repro bench oracle model sys store report symbolize util stressors"
 	[vm]="vm util"
-	[campaign]="campaign vm store report symbolize repro model util"
+	[campaign]="campaign csource vm store report symbolize repro model util"
 	[stressors]="stressors sys util"
 	[bench]="bench sys util"
 	[validate]="validate campaign bench vm store report repro model util"
+	[nightly]="nightly campaign vm store report symbolize repro model util"
 	[afl]="afl model util"
-	[cmd]="cmd csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
+	[cmd]="cmd nightly csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
 bad=0

@@ -296,7 +296,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	in->dir = mmf_xasprintf("%s/vm-%d", o->out, k);
 	work = mmf_xasprintf("%s/work", in->dir);
 	afl_out = mmf_xasprintf("%s/afl", o->out);
-	store = mmf_xasprintf("%s/crashes", o->out);
+	store = mmf_campaign_store(o);
 	log = mmf_xasprintf("%s/afl-fuzz.log", in->dir);
 	if (mmf_mkdir_p(work, 0755)) {
 		snprintf(err, n, "%s: %s", work, strerror(errno));
@@ -493,7 +493,7 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 {
 	char *dir = exe_dir(), *self = mmf_xasprintf("%s/mmfuzz", dir);
 	char *mutator = mmf_xasprintf("%s/mmfuzz-mutator.so", dir);
-	char *store = mmf_xasprintf("%s/crashes", o->out), *seeds, *focus = NULL;
+	char *store = mmf_campaign_store(o), *seeds, *focus = NULL;
 	struct instance *in = mmf_xcalloc(o->vms, sizeof(*in));
 	uint64_t t0 = mmf_now_ns(), last = t0;
 	struct mmf_bug *before = NULL;
@@ -517,10 +517,9 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 	}
 	/* afl-fuzz's -V counts from the end of its dry run: the budget is ours. */
 	while (alive && !*o->stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms) {
-		pid_t pid = waitpid(-1, NULL, WNOHANG);
-
-		for (int k = 0; pid > 0 && k < o->vms; k++)
-			if (in[k].pid == pid) {
+		/* Its own children only: others of the process (guests) are not ours. */
+		for (int k = 0; k < o->vms; k++)
+			if (in[k].pid > 0 && waitpid(in[k].pid, NULL, WNOHANG) == in[k].pid) {
 				in[k].pid = 0;
 				alive--;
 			}

@@ -139,12 +139,17 @@ static void guest_stop(struct guest *g, struct mmf_campaign_stats *st)
 	g->pcs_fd = -1;
 }
 
+char *mmf_campaign_store(const struct mmf_campaign_opts *o)
+{
+	return o->store ? mmf_xstrdup(o->store) : mmf_xasprintf("%s/crashes", o->out);
+}
+
 /* A finding of the console monitor: a kernel report, a hang, a death. */
 static int save(const struct mmf_campaign_opts *o, struct guest *g, const struct mmf_finding *f,
 		struct mmf_campaign_stats *st, char *err, size_t n)
 {
 	bool boot = f->kind == MMF_FOUND_BOOT_CRASH;
-	char *dir = mmf_xasprintf("%s/%s", o->out, boot ? "boot-crashes" : "crashes");
+	char *dir = boot ? mmf_xasprintf("%s/boot-crashes", o->out) : mmf_campaign_store(o);
 	size_t len;
 	struct mmf_crash c = {
 		.title = f->title, .report = f->report,
@@ -317,7 +322,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 {
 	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
 	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms;
-	char *store = mmf_xasprintf("%s/crashes", o->out), *focus = NULL, *focus_text = NULL;
+	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL;
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
 	int rc = 0;
 

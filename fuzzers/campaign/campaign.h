@@ -31,6 +31,7 @@ struct mmf_campaign_opts {
 	const char *kernel, *initrd;
 	const char *vmlinux;	/* symbolize reports with it; NULL: don't */
 	const char *out;	/* crashes/, boot-crashes/, vm-N/ go here */
+	const char *store;	/* the crash store; NULL: OUT/crashes */
 	int vms, mem_mb, cpus;
 	int64_t duration_ms;
 	int64_t hang_ms;	/* 0: scaled default */
@@ -75,6 +76,9 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
  */
 int mmf_campaign_write_focus(const struct mmf_campaign_opts *o, char **path, char *err,
 			     size_t n);
+
+/* The crash store's directory of o, malloc'ed. */
+char *mmf_campaign_store(const struct mmf_campaign_opts *o);
 
 struct mmf_receiver;
 

@@ -91,7 +91,8 @@ int cmd_fuzz(int argc, char **argv)
 			"change a page behind the model after statement N",
 			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
 		MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &fo.corrupt_tag,
-			"change a page after each write of tag T", .lo = 1, .hi = 255,
+			"change a page after each write of tag T (one program in 8\n"
+			"stores T)", .lo = 1, .hi = 255,
 			.def = "", .hook = 1),
 		MMF_OPT_END
 	};

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "campaign/crashdir.h"
 #include "campaign/guestrepro.h"
 #include "cmd/cmds.h"
 #include "fuzz/env.h"

@@ -25,6 +25,7 @@ static const struct cmd {
 	{ "campaign", cmd_campaign, "fuzz in N guests in parallel, findings into a crash store" },
 	{ "repro", cmd_repro, "find and minimize the reproducer of a saved crash" },
 	{ "bench", cmd_bench, "run the mm benchmarks (swap, PAGEOUT, mlock) on this kernel" },
+	{ "nightly", cmd_nightly, "one unattended night: build, fuzz, reproduce, report, dashboard" },
 	{ "validate", cmd_validate, "compare a base and a patched kernel: reproducers, benchmarks, fuzzing" },
 	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
 	{ "afl-target", cmd_afl_target, "the AFL++ engine's target: afl-fuzz runs it" },

@@ -137,6 +137,20 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 }
 
 /*
+ * With --corrupt-tag T, one program in 8 stores tag T, so that the hook
+ * fires within a short run and what it makes reproduces (the reproducing
+ * guests corrupt after the same writes).
+ */
+static void tag_hook(const struct mmf_fuzz_opts *o, struct mmf_rand *rnd, struct mmf_prog *p)
+{
+	if (!o->corrupt_tag || !mmf_rand_oneof(rnd, 8))
+		return;
+	for (int i = 0; i < p->nr; i++)
+		if (p->stmts[i].id >= 0 && (mmf_calls[p->stmts[i].id].flags & MMF_CALL_STORES))
+			p->stmts[i].args[3] = o->corrupt_tag;
+}
+
+/*
  * The crash path's self-test: a real kernel report from LKDTM while
  * programs run, or a machine that stops printing.
  */
@@ -231,6 +245,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 			prog = pool[mmf_rand_below(&rnd, npool)];
 			mmf_prog_mutate(&rnd, &prog, &pool[mmf_rand_below(&rnd, npool)]);
 		}
+		tag_hook(o, &rnd, &prog);
 		if (mmf_exec_prog(&prog, &eo, &r)) {
 			mmf_warnx_("cannot run a program: %s", strerror(errno));
 			break;

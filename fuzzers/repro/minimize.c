@@ -112,6 +112,12 @@ static void strip_comments(struct mmf_prog *p)
 	p->text_len = 0;
 }
 
+/* Steps left and time left. */
+static bool may_step(const struct mmf_repro_ops *ops, int steps)
+{
+	return steps < ops->max_steps && !mmf_repro_expired(ops);
+}
+
 int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, const char *title,
 		       int *steps)
 {
@@ -119,11 +125,11 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 
 	*steps = 0;
 	strip_comments(p);
-	while (progress && *steps < ops->max_steps) {
+	while (progress && may_step(ops, *steps)) {
 		progress = false;
 		for (size_t e = 0; e < ARRAY_SIZE(edits); e++) {
 			/* From the end: later calls depend on earlier ones. */
-			for (int si = p->nr - 1; si >= 0 && *steps < ops->max_steps; si--) {
+			for (int si = p->nr - 1; si >= 0 && may_step(ops, *steps); si--) {
 				for (int k = 0; k < edits[e].variants && si < p->nr; k++) {
 					struct mmf_prog cand = *p;
 					int runs, r;

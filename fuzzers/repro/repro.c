@@ -9,14 +9,14 @@
 #include "repro/repro.h"
 #include "util/util.h"
 
-/* Hits out of attempts; stops early when stop_at_hit. */
+/* Hits out of attempts; a search (stop_at_hit) stops at a hit or the deadline. */
 static int hit_rate(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
 		    const char *title, int attempts, bool stop_at_hit, int *runs)
 {
 	int hits = 0;
 
 	*runs = 0;
-	for (int i = 0; i < attempts; i++) {
+	for (int i = 0; i < attempts && !(stop_at_hit && mmf_repro_expired(ops)); i++) {
 		int r = ops->run(ops->ctx, progs, n, title);
 
 		if (r < 0)

@@ -11,6 +11,7 @@
 #define MMF_REPRO_H
 
 #include "model/prog.h"
+#include "util/util.h"
 
 struct mmf_repro_ops {
 	/*
@@ -22,6 +23,12 @@ struct mmf_repro_ops {
 	int attempts;		/* runs per candidate for its hit rate */
 	int min_attempts;	/* runs per minimization step (stops at a hit) */
 	int max_steps;		/* minimization steps at most */
+	/*
+	 * mmf_now_ns() after which no new candidate is tried, 0 for none: the
+	 * search gives up, minimization keeps what it has, and the hit rate of
+	 * a reproducer found is still measured.
+	 */
+	uint64_t deadline_ns;
 	void (*log)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 };
 
@@ -35,6 +42,11 @@ struct mmf_repro_result {
 };
 
 #define MMF_REPRO_MAX_PROGS 8
+
+static inline bool mmf_repro_expired(const struct mmf_repro_ops *ops)
+{
+	return ops->deadline_ns && mmf_now_ns() >= ops->deadline_ns;
+}
 
 /* progs[n - 1] ran last. Returns 0, or -1 when the runner failed. */
 int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,

@@ -124,6 +124,18 @@ wait_for() {
 	"$@"
 }
 
+# render PAGE [ARG...]: headless Chromium's DOM of the page after it ran
+# (or with ARG, e.g. --screenshot=FILE, what that asks), offline.
+render() {
+	local profile page=$1
+	shift
+	profile=$(mktemp -d "$TMP/chromium.XXXXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" "${@:---dump-dom}" "file://$page" 2>"$TMP/chromium.err" ||
+		{ tail -n 5 "$TMP/chromium.err"; fail "chromium could not render $page"; }
+}
+
 # The processes below PID (its children, theirs, ...).
 descendants() {
 	local kids k

@@ -79,15 +79,6 @@ grep -q '^--- .*/progs\.9 ---$' "$TMP/show" && grep -qx 'kept: 0 1 2 3 4 5 6 7 8
 mkdir "$TMP/site"
 "$MMFUZZ" triage html "$S" --out "$TMP/site/bugs.html" >/dev/null || fail "triage html --out"
 
-render() {
-	local profile
-	profile=$(mktemp -d "$TMP/chromium.XXXXXX")
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" --dump-dom "file://$1" 2>"$TMP/chromium.err" ||
-		{ tail -n 5 "$TMP/chromium.err"; fail "chromium could not render $1"; }
-}
-
 # The rendered table against the store: rows, cells and links.
 check_page() {
 	render "$1" >"$TMP/dom.html"

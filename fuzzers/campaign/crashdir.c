@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/crashdir.h"
 #include "csource/csource.h"
-#include "fuzz/fuzz.h"
+#include "store/store.h"
 #include "util/util.h"
 
 /* The newest progs.N (or prog.N) of the crash directory, or NULL. */
@@ -86,6 +87,8 @@ int mmf_crash_save_repro(const char *dir, const char *title,
 
 	mmf_sb_init(&sb);
 	mmf_sb_init(&csrc);
+	/* A comment the parser skips: how much to trust it, for whoever runs it. */
+	mmf_sb_printf(&sb, "# mmfuzz: reproduced in %d of %d runs\n", res->hits, res->runs);
 	for (int i = 0; i < res->nr_progs; i++) {
 		if (res->nr_progs > 1)
 			mmf_sb_printf(&sb, "%s %d of %d, run concurrently\n", MMF_PROG_EXEC_MARK,
