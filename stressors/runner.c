@@ -56,6 +56,8 @@ struct mmf_stress_run {
 };
 
 static atomic_bool stopping;
+/* The stressor a thread of the runner steps, named when the runner crashes. */
+static __thread const char *stepping;
 
 bool mmf_stress_stopping(void)
 {
@@ -107,6 +109,7 @@ static void *stress_thread(void *arg)
 	struct strbuf body;
 	char title[128];
 
+	stepping = w->c->info->name;
 	mmf_canary_init(&canary, mmf_rand64(&w->c->rnd));
 	mmf_sb_init(&body);
 	while (!atomic_load(&stopping)) {
@@ -163,6 +166,30 @@ static void *sample_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * A crash of the runner names the stressor and the address before the
+ * default action: mmfuzz's own bug, or the kernel corrupting its memory,
+ * and which is for the one who reads it to tell. Only write(2) here.
+ */
+static void crashed(int sig, siginfo_t *si, void *uc)
+{
+	char buf[160] = "stress: runner: signal ", *p = buf + strlen(buf);
+	uintptr_t a = (uintptr_t)si->si_addr;
+	const char *name = stepping ? stepping : "(none: the sampler or the main thread)";
+
+	*p++ = '0' + sig / 10;
+	*p++ = '0' + sig % 10;
+	p = stpcpy(p, " at 0x");
+	for (int bit = (int)sizeof(a) * 8 - 4; bit >= 0; bit -= 4)
+		*p++ = "0123456789abcdef"[(a >> bit) & 0xf];
+	p = stpcpy(p, " while stepping ");
+	p = stpncpy(p, name, buf + sizeof(buf) - p - 2);
+	*p++ = '\n';
+	if (write(STDERR_FILENO, buf, p - buf) < 0)
+		_exit(128 + sig);
+	raise(sig);	/* the default action now, a fault or a kill(2) alike */
+}
+
 static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t *set,
 					     pid_t parent)
 {
@@ -170,8 +197,14 @@ static void __attribute__((noreturn)) runner(struct mmf_stress_run *r, sigset_t 
 	struct worker w[MMF_STRESS_MAX];
 	int sig, nth = 0;
 
+	struct sigaction sa = { .sa_sigaction = crashed,
+				.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER };
+	const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+
 	mmf_die_with_parent(parent, SIGKILL, 0);
 	prctl(PR_SET_NAME, "mmfuzz-stress");
+	for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
+		sigaction(fatal[i], &sa, NULL);
 	runner_sh = r->sh;
 	/* The fuzzer's programs come first; the threads inherit this. */
 	setpriority(PRIO_PROCESS, 0, 10);
@@ -257,7 +290,8 @@ unsigned int mmf_stress_reports(const struct mmf_stress_run *r)
 	return r->sh ? atomic_load(&r->sh->reports) : 0;
 }
 
-static void wait_runner(pid_t pid)
+/* 0, or -1 when the runner had died before it was asked to stop. */
+static int wait_runner(pid_t pid)
 {
 	uint64_t t0 = mmf_now_ns();
 	int st;
@@ -267,7 +301,10 @@ static void wait_runner(pid_t pid)
 		if (WIFSIGNALED(st))
 			mmf_warnx_("stress: the runner died early of signal %d (%s): stressors stopped",
 			       WTERMSIG(st), strsignal(WTERMSIG(st)));
-		return;
+		else
+			mmf_warnx_("stress: the runner exited early (status %d): stressors stopped",
+			       WEXITSTATUS(st));
+		return -1;
 	}
 	kill(pid, SIGTERM);
 	while (waitpid(pid, NULL, WNOHANG) == 0) {
@@ -276,10 +313,11 @@ static void wait_runner(pid_t pid)
 			       STOP_WAIT_MS / 1000);
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
-			return;
+			return 0;
 		}
 		usleep(20 * 1000);
 	}
+	return 0;
 }
 
 static void summarize(const char *path)
@@ -301,10 +339,10 @@ static void summarize(const char *path)
 	free(text);
 }
 
-void mmf_stress_stop(struct mmf_stress_run *r)
+int mmf_stress_stop(struct mmf_stress_run *r)
 {
-	if (r->pid > 0)
-		wait_runner(r->pid);
+	int ret = r->pid > 0 ? wait_runner(r->pid) : 0;
+
 	for (int i = 0; i < r->nr; i++) {
 		struct mmf_stress_ctx *c = &r->ctx[i];
 
@@ -325,4 +363,5 @@ void mmf_stress_stop(struct mmf_stress_run *r)
 		munmap(r->sh, sizeof(*r->sh));
 	free(r->samples);
 	free(r);
+	return ret;
 }

@@ -118,9 +118,10 @@ pid_t mmf_stress_pid(const struct mmf_stress_run *r);
 unsigned int mmf_stress_reports(const struct mmf_stress_run *r);
 /*
  * Stop the runner, tear the stressors down, print one line per stressor
- * (steps, errors, last error) and the sampler's summary to stdout.
+ * (steps, errors, last error) and the sampler's summary to stdout;
+ * -1 when the runner had died before (a crash, the OOM killer), else 0.
  */
-void mmf_stress_stop(struct mmf_stress_run *r);
+int mmf_stress_stop(struct mmf_stress_run *r);
 
 /* For a step that blocks long (stress-ng): the run is ending, return soon. */
 bool mmf_stress_stopping(void);

@@ -80,7 +80,9 @@ int mmf_stress_standalone(const struct mmf_stress_cmd_opts *o)
 		for (t0 = mmf_now_ns(); !stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms;)
 			usleep(50 * 1000);
 		found = mmf_stress_reports(run) > 0;
-		mmf_stress_stop(run);
+		/* Stressors that stopped early did not do what was asked. */
+		if (mmf_stress_stop(run))
+			rc = -1;
 	}
 	mmf_hog_stop(hog);
 	if (mmf_env_teardown(&env))

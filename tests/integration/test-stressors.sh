@@ -62,6 +62,19 @@ grep -q "^REPORT: DATA CORRUPTION: zeroed words in the stress runner's heap (in 
 grep -q '^pagemap: ' "$TMP"/canary/crashes/DATA_CORRUPTION*/report.0 ||
 	fail "canary: the report lacks the page's pagemap entry"
 
+# A runner that crashes says where, and the run ends in error: its
+# stressors stopped early.
+rc=0
+"$MMFUZZ" stress reclaim --duration 20s --out "$TMP/segv" --swap-size 64 >"$TMP/segv.log" 2>&1 &
+pid=$!
+wait_for $pid 60 grep -q '(runner [0-9]*)' "$TMP/segv.log" || fail "segv: $(cat "$TMP/segv.log")"
+kill -SEGV "$(sed -n 's/.*(runner \([0-9]*\)).*/\1/p' "$TMP/segv.log")"
+wait $pid || rc=$?
+[ $rc -eq 1 ] || fail "a crashed runner: exit $rc, not 1: $(cat "$TMP/segv.log")"
+grep -q '^stress: runner: signal 11 at 0x[0-9a-f]* while stepping ' "$TMP/segv.log" &&
+	grep -q 'runner died early of signal 11 (Segmentation fault)' "$TMP/segv.log" ||
+	fail "a crashed runner: $(cat "$TMP/segv.log")"
+
 # The cycler: some device leaves /proc/swaps during the run; all are back.
 stress swap:hold=2500 5
 python3 - "$S" <<'PY' || fail "swap: /proc/swaps never changed"
