@@ -13,7 +13,9 @@ static const char epilog[] =
 	"One run is one night in the store: the kernels built (cached), a campaign per\n"
 	"arch, every new title reproduced on a share of the guests while the rest fuzz,\n"
 	"a report per bug (crashes/BUG/report.txt), the night's record\n"
-	"(nights/ID/summary.json) and the dashboard (index.html).\n"
+	"(nights/ID/summary.json) and the dashboard (index.html). A new bug with a\n"
+	"reproducer, on a git tree that an earlier night fuzzed at another commit, is\n"
+	"bisected from that commit to tonight's (crashes/BUG/bisect.log).\n"
 	"exit status: 0 no new bug, 3 a bug new tonight, 1 error (a bad tree or kernel,\n"
 	"the store in use or unwritable, the guests failing), 2 usage\n";
 
@@ -76,6 +78,8 @@ int cmd_nightly(int argc, char **argv)
 			"boot this kernel instead of building the tree ('debian': Debian's)"),
 		MMF_OPT("engine", "E", MMF_OPT_STR, &o.engine,
 			"mmfuzz: the guests' own loop; afl: AFL++ over KCOV", .def = "mmfuzz"),
+		MMF_OPT("no-bisect", NULL, MMF_OPT_FLAG, &o.no_bisect,
+			"no cause bisection of tonight's new bugs (see mmfuzz bisect)"),
 		MMF_OPT("hook-arg", "ARG", MMF_OPT_STRS, hooks,
 			"a test hook's option for the fuzzing and reproducing guests\n"
 			"alike (repeatable), e.g. --hook-arg --corrupt-tag --hook-arg 0xee",

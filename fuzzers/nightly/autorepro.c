@@ -116,7 +116,7 @@ static char *next_bug(struct mmf_autorepro *a, char **title)
 	nb = mmf_store_list(a->o.crashes, &b);
 	/* Oldest first: the queue's order is the order they came in. */
 	for (int i = nb - 1; i >= 0 && !name; i--) {
-		if (strcmp(b[i].repro, "none") || !has_progs(&b[i]) ||
+		if (strcmp(b[i].repro, "none") || mmf_bug_corrupted(&b[i]) || !has_progs(&b[i]) ||
 		    !has_arch(b[i].arch, a->o.arch) || taken(a, b[i].title))
 			continue;
 		name = mmf_xstrdup(b[i].name);

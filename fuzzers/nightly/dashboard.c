@@ -100,13 +100,14 @@ static void plot(struct strbuf *sb, const struct plot *p, const struct mmf_histo
 	mmf_sb_puts(sb, "</svg></figure>\n");
 }
 
-/* A link to a file of the store, if it is there. */
-static void link(struct strbuf *sb, const char *store, const char *rel, const char *text)
+/* A link to a file of the store, if it is there: whether it was. */
+static bool link(struct strbuf *sb, const char *store, const char *rel, const char *text)
 {
 	char *path = mmf_xasprintf("%s/%s", store, rel);
 	struct stat st;
+	bool there = !stat(path, &st);
 
-	if (!stat(path, &st)) {
+	if (there) {
 		mmf_sb_puts(sb, "<a href=\"");
 		mmf_sb_html(sb, rel);
 		mmf_sb_puts(sb, "\">");
@@ -114,23 +115,34 @@ static void link(struct strbuf *sb, const char *store, const char *rel, const ch
 		mmf_sb_puts(sb, "</a> ");
 	}
 	free(path);
+	return there;
 }
 
+/*
+ * The bugs, or (corrupted) those seen in corrupted reports only, kept
+ * apart: their titles may come from a mangled stack.
+ */
 static void bug_rows(struct strbuf *sb, const char *store, const struct mmf_history *h,
-		     const struct mmf_bug *b, int nb)
+		     const struct mmf_bug *b, int nb, bool corrupted)
 {
 	struct strbuf st;
 
 	mmf_sb_init(&st);
-	mmf_sb_puts(sb, "<h2>Bugs</h2>\n<table id=\"bugs\">\n<tr><th>state</th><th>title</th>"
+	mmf_sb_puts(sb, corrupted ?
+		    "<h2>Corrupted reports</h2>\n<p>Seen in corrupted reports only (cut"
+		    " short or interleaved): the title may be wrong; not reproduced.</p>\n"
+		    "<table id=\"corrupted\">\n" : "<h2>Bugs</h2>\n<table id=\"bugs\">\n");
+	mmf_sb_puts(sb, "<tr><th>state</th><th>title</th>"
 		    "<th>count</th><th>nights</th><th>first</th><th>last</th>"
 		    "<th>reproducer</th><th>files</th></tr>\n");
 	for (int i = 0; i < h->nr_bugs; i++) {
 		const struct mmf_bug_history *x = &h->bugs[i];
 		int k = nb > 0 ? mmf_store_find(b, nb, x->title) : -1;
-		char *dir = k >= 0 ? mmf_xasprintf("crashes/%s", b[k].name) : NULL;
-		char *rel;
+		char *dir, *rel;
 
+		if ((k >= 0 && mmf_bug_corrupted(&b[k])) != corrupted)
+			continue;
+		dir = k >= 0 ? mmf_xasprintf("crashes/%s", b[k].name) : NULL;
 		st.len = 0;
 		mmf_bug_state_text(x, &st);
 		mmf_sb_printf(sb, "<tr class=\"bug %s\" data-state=\"%s\"><td class=\"state\">",
@@ -141,13 +153,11 @@ static void bug_rows(struct strbuf *sb, const char *store, const struct mmf_hist
 			mmf_sb_html(sb, x->missing);
 		}
 		mmf_sb_puts(sb, "</td><td class=\"title\">");
-		if (dir) {
-			rel = mmf_xasprintf("%s/report.txt", dir);
-			link(sb, store, rel, x->title);
-			free(rel);
-		} else {
+		rel = dir ? mmf_xasprintf("%s/report.txt", dir) : NULL;
+		/* No report (yet): the title all the same. */
+		if (!rel || !link(sb, store, rel, x->title))
 			mmf_sb_html(sb, x->title);
-		}
+		free(rel);
 		mmf_sb_printf(sb, "</td><td class=\"count\">%ld</td><td class=\"nights\">%d</td>"
 			      "<td class=\"first\">", x->count, x->nights);
 		mmf_sb_html(sb, x->first);
@@ -228,7 +238,12 @@ int mmf_dashboard_write(const char *store, const struct mmf_history *h, char *er
 	for (size_t i = 0; i < ARRAY_SIZE(plots); i++)
 		plot(&sb, &plots[i], h);
 	mmf_sb_puts(&sb, "</div>\n");
-	bug_rows(&sb, store, h, b, nb);
+	bug_rows(&sb, store, h, b, nb, false);
+	for (int i = 0; i < nb; i++)
+		if (mmf_bug_corrupted(&b[i])) {
+			bug_rows(&sb, store, h, b, nb, true);
+			break;
+		}
 	night_rows(&sb, store, h);
 	mmf_sb_puts(&sb, "</body></html>\n");
 	path = mmf_xasprintf("%s/index.html", store);

@@ -39,7 +39,8 @@ void mmf_autorepro_finish(struct mmf_autorepro *a, int *found, int *failed);
 
 /*
  * Run argv (a command and its arguments, NULL-terminated), its stdout
- * into out (NULL: to this process's stderr, as a build's log). Returns
+ * into out and its stderr dropped (out NULL: both go where this
+ * process's go). Returns
  * the exit status, or -1 when it could not run or died of a signal.
  */
 int mmf_nightly_cmd(const char *const *argv, struct strbuf *out);

@@ -61,7 +61,10 @@ int mmf_nightly_cmd(const char *const *argv, struct strbuf *out)
 		int devnull = open("/dev/null", O_RDONLY);
 
 		dup2(devnull, 0);
-		if (dup2(out ? pfd[1] : 2, 1) >= 0)
+		/* Captured: its complaints are the caller's to word. */
+		if (out)
+			dup2(open("/dev/null", O_WRONLY), 2);
+		if (!out || dup2(pfd[1], 1) >= 0)
 			execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "mmfuzz: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -305,6 +308,10 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 	ro.kernel = im.kernel;
 	ro.workdir = mmf_xasprintf("%s/repro/%s", nt->dir, arch);
 	rc = mmf_campaign_engine(&co, o->engine ? o->engine : "mmfuzz", &im, corpus, &afl, err, n);
+	if (!rc && mmf_mkdir_p(co.out, 0755)) {
+		snprintf(err, n, "cannot create %s: %s", co.out, strerror(errno));
+		rc = -1;
+	}
 	if (!rc && workers)
 		rc = (ar = mmf_autorepro_start(&ro, err, n)) ? 0 : -1;
 	if (!rc) {
@@ -538,25 +545,90 @@ static char *tree_commit(const char *tree)
 	return mmf_sb_detach(&out);
 }
 
+static bool is_commit(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
+/*
+ * Cause bisection of tonight's new bugs that have a reproducer, when the
+ * tree is a git tree and an earlier night fuzzed another commit of it
+ * without seeing them: that night's commit is good, tonight's bad. The
+ * log goes to the bug's bisect.log, its verdict into its report.
+ */
+static void bisect_new(struct night *nt, const struct mmf_history *h)
+{
+	const struct mmf_night *good = NULL, *last = &h->nights[h->nr_nights - 1];
+	struct mmf_bug *b;
+	int nb;
+
+	if (!is_commit(nt->commit) || strcmp(last->id, nt->id))
+		return;
+	for (int i = h->nr_nights - 2; i >= 0 && !good; i--)
+		if (is_commit(h->nights[i].commit) && strcmp(h->nights[i].commit, nt->commit))
+			good = &h->nights[i];
+	nb = good ? mmf_store_list(nt->crashes, &b) : 0;
+	for (int i = 0; i < h->nr_bugs; i++) {
+		const struct mmf_bug_history *x = &h->bugs[i];
+		int k = x->state == MMF_BUG_NEW && nb > 0 ? mmf_store_find(b, nb, x->title) : -1;
+		struct mmf_bisect_opts bo = {
+			.tree = nt->o->tree, .good = good ? good->commit : NULL, .bad = nt->commit,
+			.arch = nt->o->arch[0], .tries = 6, .mem_mb = nt->o->mem_mb,
+			.cpus = nt->o->cpus, .hook_args = nt->o->hook_args,
+		};
+		char *log, *first = NULL, err[512];
+
+		if (k < 0 || !b[k].nr_repro)
+			continue;
+		bo.crashdir = mmf_xasprintf("%s/%s", nt->crashes, b[k].name);
+		log = mmf_xasprintf("%s/bisect.log", bo.crashdir);
+		bo.info = fopen(log, "w");
+		say(nt, "bisecting '%s' from night %s (good) to tonight, log in %s", x->title,
+		    good->id, log);
+		if (bo.info && mmf_bisect_run(&bo, &first, err, sizeof(err)) == 0)
+			say(nt, "'%s': the first bad commit is %s", x->title, first);
+		else
+			say(nt, "'%s': no cause bisection: %s", x->title,
+			    bo.info ? err : strerror(errno));
+		if (bo.info)
+			fclose(bo.info);
+		if (mmf_bug_report_write(nt->o->store, x->title, last, err, sizeof(err)))
+			say(nt, "%s", err);
+		free(first);
+		free(log);
+		free((char *)bo.crashdir);
+	}
+	if (nb > 0)
+		mmf_bugs_free(b, nb);
+}
+
 /* The end of the night on stdout: the bugs seen and the state of each. */
 static void print_summary(struct night *nt, const struct mmf_history *h)
 {
 	const struct mmf_night *last = h->nr_nights ? &h->nights[h->nr_nights - 1] : NULL;
 	struct strbuf st;
+	struct mmf_bug *b;
+	int nb;
 
 	if (!last || strcmp(last->id, nt->id))
 		return;
+	nb = mmf_store_list(nt->crashes, &b);
 	say(nt, "night %s: %.0f programs (%.2f/s), coverage %.0f PCs, swap-in %.0f swap-out %.0f,"
 	    " %d finding(s), %d bug(s), %d new, %d reproduced", last->id, last->programs,
 	    last->programs_s, last->coverage, last->swap_in, last->swap_out, last->findings,
 	    last->bugs, last->new_bugs, nt->found);
 	mmf_sb_init(&st);
 	for (int i = 0; i < h->nr_bugs; i++) {
+		int k = nb > 0 ? mmf_store_find(b, nb, h->bugs[i].title) : -1;
+
 		st.len = 0;
 		mmf_bug_state_text(&h->bugs[i], &st);
-		say(nt, "  %-36s %s", st.buf, h->bugs[i].title);
+		say(nt, "  %-36s %s%s", st.buf, h->bugs[i].title,
+		    k >= 0 && mmf_bug_corrupted(&b[k]) ? " (corrupted report)" : "");
 	}
 	mmf_sb_free(&st);
+	if (nb > 0)
+		mmf_bugs_free(b, nb);
 }
 
 int mmf_nightly_run(const struct mmf_nightly_opts *o, char *err, size_t n)
@@ -598,6 +670,8 @@ int mmf_nightly_run(const struct mmf_nightly_opts *o, char *err, size_t n)
 	nr_new = record(&nt, before, nb, err, n);
 	if (nr_new >= 0 && mmf_history_load(o->store, o->fixed_after, &h, err, n))
 		nr_new = -1;
+	if (nr_new > 0 && !*o->stop && !o->no_bisect)
+		bisect_new(&nt, &h);
 	if (nr_new >= 0) {
 		print_summary(&nt, &h);
 		if (mmf_dashboard_write(o->store, &h, err, n))

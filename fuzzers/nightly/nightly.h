@@ -43,6 +43,7 @@ struct mmf_nightly_opts {
 	int64_t repro_ms;	/* one title's reproduction at most */
 	int fixed_after;	/* nights not seen before a bug is "likely fixed" */
 	const char *engine;	/* campaign/afl.h's choice; NULL: mmfuzz */
+	bool no_bisect;		/* no cause bisection of tonight's new bugs */
 	/* Test hooks, for the fuzzing guests and the reproducing ones alike. */
 	const char *const *hook_args;
 	volatile int *stop;
@@ -113,5 +114,40 @@ int mmf_dashboard_write(const char *store, const struct mmf_history *h, char *er
  */
 int mmf_bug_report_write(const char *store, const char *title, const struct mmf_night *night,
 			 char *err, size_t n);
+
+/* ---- cause bisection --------------------------------------------------- */
+
+struct mmf_bisect_opts {
+	const char *tree;	/* a git tree, never changed: the steps use a work tree */
+	const char *good, *bad;
+	const char *crashdir;	/* the bug: title and repro.prog */
+	/*
+	 * The good commit's tree elsewhere (the tarball it came from), NULL:
+	 * none. Each step builds it with the commits since good as a patch,
+	 * so that its objects serve every step.
+	 */
+	const char *base;
+	const char *arch;
+	int tries;		/* runs of the reproducer per step; any hit is bad */
+	int mem_mb, cpus;
+	const char *const *hook_args;
+	FILE *info;
+};
+
+/* What a step tells git bisect run. */
+enum {
+	MMF_BISECT_GOOD = 0,
+	MMF_BISECT_BAD = 1,
+	MMF_BISECT_SKIP = 125,	/* the commit does not build */
+	MMF_BISECT_ABORT = 128,	/* the guests failed: the bisection stops */
+};
+
+/*
+ * Check both ends, then bisect: 0 with the first bad commit in *first
+ * (malloc'ed) and the bisection log printed, or -1 with err.
+ */
+int mmf_bisect_run(const struct mmf_bisect_opts *o, char **first, char *err, size_t n);
+/* One step at the work tree's HEAD: an MMF_BISECT_* status. */
+int mmf_bisect_step(const struct mmf_bisect_opts *o);
 
 #endif

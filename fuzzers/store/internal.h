@@ -11,6 +11,7 @@
 /* The contents of a bug's meta file. */
 struct meta {
 	long count;
+	long corrupted;			/* of count, reports the parser found corrupted */
 	char first[32], last[32];	/* ISO-8601 UTC, "" if unknown */
 	char *arch, *kernel, *repro;	/* never NULL */
 };

@@ -114,6 +114,7 @@ static int read_bug(const char *dir, const char *name, struct mmf_bug *b)
 	read_files(path, b);
 	/* A writer killed between its report and meta: still counted. */
 	b->count = MAX(m.count, b->nr_occ);
+	b->corrupted = MIN(m.corrupted, b->count);
 	memcpy(b->first_seen, m.first, sizeof(m.first));
 	memcpy(b->last_seen, m.last, sizeof(m.last));
 	b->arch = m.arch;

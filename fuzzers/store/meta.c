@@ -12,7 +12,7 @@
 
 void mmf_meta_init(struct meta *m)
 {
-	m->count = 0;
+	m->count = m->corrupted = 0;
 	m->first[0] = m->last[0] = '\0';
 	m->arch = mmf_xstrdup("");
 	m->kernel = mmf_xstrdup("");
@@ -68,6 +68,8 @@ static void parse_line(struct meta *m, char *line)
 	v += 2;
 	if (!strcmp(line, "count"))
 		m->count = MAX(0, strtol(v, NULL, 10));
+	else if (!strcmp(line, "corrupted"))
+		m->corrupted = MAX(0, strtol(v, NULL, 10));
 	else if (!strcmp(line, "first_seen"))
 		set_time(m->first, v);
 	else if (!strcmp(line, "last_seen"))
@@ -100,11 +102,16 @@ int mmf_meta_read(const char *bugdir, struct meta *m)
 int mmf_meta_write(const char *bugdir, const struct meta *m)
 {
 	char *path = mmf_xasprintf("%s/meta", bugdir);
-	char *s = mmf_xasprintf("count: %ld\nfirst_seen: %s\nlast_seen: %s\narch: %s\n"
-			    "kernel: %s\nrepro: %s\n", m->count, m->first, m->last,
-			    m->arch, m->kernel, m->repro);
-	int ret = mmf_write_file_atomic(path, s, strlen(s)) ? -errno : 0;
+	char corrupted[40] = "";
+	char *s;
+	int ret;
 
+	if (m->corrupted)
+		snprintf(corrupted, sizeof(corrupted), "corrupted: %ld\n", m->corrupted);
+	s = mmf_xasprintf("count: %ld\n%sfirst_seen: %s\nlast_seen: %s\narch: %s\n"
+			  "kernel: %s\nrepro: %s\n", m->count, corrupted, m->first, m->last,
+			  m->arch, m->kernel, m->repro);
+	ret = mmf_write_file_atomic(path, s, strlen(s)) ? -errno : 0;
 	free(path);
 	free(s);
 	return ret;
@@ -146,6 +153,7 @@ void mmf_meta_merge(struct meta *m, const struct mmf_crash *c, time_t when)
 
 	mmf_iso_time(when, t);
 	m->count++;
+	m->corrupted += c->corrupted;
 	if (!*m->first || strcmp(t, m->first) < 0)
 		memcpy(m->first, t, sizeof(t));
 	/* Guests report late: the newest occurrence names the kernel. */

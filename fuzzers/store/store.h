@@ -112,6 +112,7 @@ struct mmf_bug {
 	char *name;		/* directory name in the store */
 	char *title;
 	long count;
+	long corrupted;		/* of count, reports the parser found corrupted */
 	char first_seen[32];	/* "2024-05-01T12:00:00Z", "" if unknown */
 	char last_seen[32];
 	char *arch, *kernel;	/* "" if unknown */
@@ -133,6 +134,14 @@ struct mmf_bug {
  * skipped. Returns the number of bugs, *out to free with mmf_bugs_free().
  */
 int mmf_store_list(const char *dir, struct mmf_bug **out);
+/*
+ * Seen in corrupted reports only: its title may come from a mangled
+ * stack, so it is kept apart and not reproduced (as syz-manager does).
+ */
+static inline bool mmf_bug_corrupted(const struct mmf_bug *b)
+{
+	return b->count > 0 && b->corrupted >= b->count;
+}
 void mmf_bugs_free(struct mmf_bug *b, int n);
 
 /*

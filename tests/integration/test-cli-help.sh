@@ -29,7 +29,8 @@ done
 # Numbers are checked, not read by atoi: one line, exit 1, nothing booted.
 for args in "campaign --cpus abc" "campaign --vms 0" "vm --mem 12" "repro --attempts x y" \
 	"bench all --runs 1001" "gen --count -1" "fuzz --native --calls 1e3" \
-	"stress all --swap-size 0" "triage add $TMP/s --keep nine --report /dev/null"; do
+	"stress all --swap-size 0" "triage add $TMP/s --keep nine --report /dev/null" \
+	"nightly --tree . --store $TMP/s --vms 0" "bisect --tries x --tree . --good a --bad b ."; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$MMFUZZ" $args >"$TMP/out" 2>"$TMP/err" || rc=$?

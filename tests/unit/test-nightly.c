@@ -4,7 +4,8 @@
  * first and last, and its state after the newest night (new, still
  * happening, quiet, likely fixed with the night it went missing); a night
  * killed before its record is left out; the dashboard has a plot point
- * per night and a row per bug.
+ * per night and a row per bug, and bugs seen in corrupted reports only in
+ * a table of their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,48 @@ static void test_states(void)
 	mmf_history_free(&h);
 }
 
+static void test_corrupted(void)
+{
+	static const char *const titles[] = { "BUG: whole", "BUG: cut short" };
+	static const char night_rec[] = "night: 20261201T000000Z\n";
+	static const char bugs[] = "1\t1\tBUG: whole\n1\t1\tBUG: cut short\n";
+	char *dir = mmf_xasprintf("%s/corrupted", store), *crashes, *path, *page, *sep;
+	struct mmf_history h;
+	char err[256];
+
+	crashes = mmf_xasprintf("%s/crashes", dir);
+	for (int i = 0; i < 2; i++) {
+		struct mmf_crash c = { .title = titles[i], .report = "r\n", .corrupted = i };
+
+		CHECK(!mmf_store_add(crashes, &c, NULL), "%s", mmf_store_err());
+	}
+	path = mmf_xasprintf("%s/nights/20261201T000000Z", dir);
+	CHECK(!mmf_mkdir_p(path, 0755), "mkdir %s", path);
+	free(path);
+	path = mmf_xasprintf("%s/nights/20261201T000000Z/night", dir);
+	CHECK(!mmf_write_file_atomic(path, night_rec, strlen(night_rec)), "%s", path);
+	free(path);
+	path = mmf_xasprintf("%s/nights/20261201T000000Z/bugs", dir);
+	CHECK(!mmf_write_file_atomic(path, bugs, strlen(bugs)), "%s", path);
+	free(path);
+	CHECK(!mmf_history_load(dir, 3, &h, err, sizeof(err)), "%s", err);
+	CHECK(!mmf_dashboard_write(dir, &h, err, sizeof(err)), "%s", err);
+	path = mmf_xasprintf("%s/index.html", dir);
+	page = mmf_read_file(path, NULL);
+	CHECK(page, "no page");
+	sep = strstr(page, "<table id=\"corrupted\">");
+	CHECK(sep, "no table of corrupted reports");
+	*sep = '\0';
+	CHECK(strstr(page, "BUG: whole") && !strstr(page, "BUG: cut short") &&
+	      strstr(sep + 1, "BUG: cut short") && !strstr(sep + 1, "BUG: whole"),
+	      "the corrupted report's bug is not kept apart");
+	free(page);
+	free(path);
+	mmf_history_free(&h);
+	free(crashes);
+	free(dir);
+}
+
 static void test_empty(void)
 {
 	struct mmf_history h;
@@ -114,7 +157,8 @@ static void test_empty(void)
 
 int main(void)
 {
-	static const struct tap_test tests[] = { TAP_TEST(test_states), TAP_TEST(test_empty) };
+	static const struct tap_test tests[] = { TAP_TEST(test_states), TAP_TEST(test_corrupted),
+						 TAP_TEST(test_empty) };
 	char *rm;
 	int r;
 

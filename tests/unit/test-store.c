@@ -310,6 +310,18 @@ static int by_str(const void *a, const void *b)
  * The parser's alternative titles (tests/data/kernel-reports/472: a KASAN
  * report is also "bad-access in" its function, as a GPF there is).
  */
+/* The bug's corrupted reports as the store lists them. */
+static void check_corrupted(const char *dir, const char *title, long corrupted, bool only)
+{
+	struct mmf_bug *bugs;
+	int n = mmf_store_list(dir, &bugs), k = n > 0 ? mmf_store_find(bugs, n, title) : -1;
+
+	CHECK(k >= 0, "'%s' is not listed", title);
+	CHECK(bugs[k].corrupted == corrupted && mmf_bug_corrupted(&bugs[k]) == only,
+	      "'%s': %ld corrupted of %ld", title, bugs[k].corrupted, bugs[k].count);
+	mmf_bugs_free(bugs, n);
+}
+
 static void test_alt_titles(void)
 {
 	static const char *const kasan_alt[] = { "bad-access in swap_free" };
@@ -340,6 +352,12 @@ static void test_alt_titles(void)
 	c.title = "WARNING in swap_free";
 	c.nr_alt = 0;
 	CHECK(!mmf_store_add(dir, &c, &b) && b.new_bug, "unrelated title merged");
+	check_corrupted(dir, "BUG: unable to handle kernel paging request in swap_free", 1, true);
+	check_corrupted(dir, "WARNING in swap_free", 0, false);
+	/* Seen once whole: no longer a corrupted report's bug alone. */
+	c.title = "BUG: unable to handle kernel paging request in swap_free";
+	CHECK(!mmf_store_add(dir, &c, &b) && !b.new_bug, "%s", mmf_store_err());
+	check_corrupted(dir, c.title, 1, false);
 	free(dir);
 }
 
