@@ -50,19 +50,13 @@ static void info(struct worker *w, const char *fmt, ...)
 
 static void info(struct worker *w, const char *fmt, ...)
 {
-	FILE *f = w->a->o.info;
+	char prefix[32];
 	va_list ap;
 
-	if (!f)
-		return;
-	flockfile(f);
-	fprintf(f, "nightly: repro %d: ", w->id);
+	snprintf(prefix, sizeof(prefix), "nightly: repro %d: ", w->id);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	mmf_nightly_vsay(w->a->o.info, prefix, fmt, ap);
 	va_end(ap);
-	fputc('\n', f);
-	fflush(f);
-	funlockfile(f);
 }
 
 /* The worker of this thread: repro's log lines carry its title. */

@@ -63,12 +63,9 @@ static void say(const struct mmf_bisect_opts *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("bisect: ", o->info);
 	va_start(ap, fmt);
-	vfprintf(o->info, fmt, ap);
+	mmf_nightly_vsay(o->info, "bisect: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', o->info);
-	fflush(o->info);
 }
 
 /*

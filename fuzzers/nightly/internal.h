@@ -3,6 +3,7 @@
 #ifndef MMF_NIGHTLY_INTERNAL_H
 #define MMF_NIGHTLY_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,8 @@ void mmf_autorepro_finish(struct mmf_autorepro *a, int *found, int *failed);
  * the exit status, or -1 when it could not run or died of a signal.
  */
 int mmf_nightly_cmd(const char *const *argv, struct strbuf *out);
+/* One progress line, prefix and message, whole among threads; f may be NULL. */
+void mmf_nightly_vsay(FILE *f, const char *prefix, const char *fmt, va_list ap);
 
 /* "key: value" of a night file's text, malloc'ed; NULL if absent. */
 char *mmf_night_value(const char *text, const char *key);

@@ -91,16 +91,20 @@ static void say(const struct night *nt, const char *fmt, ...)
 
 static void say(const struct night *nt, const char *fmt, ...)
 {
-	FILE *f = nt->o->info;
 	va_list ap;
 
+	va_start(ap, fmt);
+	mmf_nightly_vsay(nt->o->info, "nightly: ", fmt, ap);
+	va_end(ap);
+}
+
+void mmf_nightly_vsay(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
 	if (!f)
 		return;
 	flockfile(f);
-	fputs("nightly: ", f);
-	va_start(ap, fmt);
+	fputs(prefix, f);
 	vfprintf(f, fmt, ap);
-	va_end(ap);
 	fputc('\n', f);
 	fflush(f);
 	funlockfile(f);

@@ -18,10 +18,10 @@
 
 static char store[] = "/tmp/mmfuzz-test-nightly.XXXXXX";
 
-/* A night: its record and its bugs file ("count\tnew\ttitle" lines). */
-static void night(const char *id, int programs, const char *bugs)
+/* A night of store s: its record and its bugs file ("count\tnew\ttitle" lines). */
+static void night_in(const char *s, const char *id, int programs, const char *bugs)
 {
-	char *dir = mmf_xasprintf("%s/nights/%s", store, id), *path, *text;
+	char *dir = mmf_xasprintf("%s/nights/%s", s, id), *path, *text;
 
 	CHECK(!mmf_mkdir_p(dir, 0755), "mkdir %s", dir);
 	text = mmf_xasprintf("night: %s\nkernel: x86_64 6.12.118\ncommit: abc\nconfig: 1234\n"
@@ -35,6 +35,11 @@ static void night(const char *id, int programs, const char *bugs)
 	free(path);
 	free(text);
 	free(dir);
+}
+
+static void night(const char *id, int programs, const char *bugs)
+{
+	night_in(store, id, programs, bugs);
 }
 
 static const struct mmf_bug_history *find(const struct mmf_history *h, const char *title)
@@ -106,8 +111,6 @@ static void test_states(void)
 static void test_corrupted(void)
 {
 	static const char *const titles[] = { "BUG: whole", "BUG: cut short" };
-	static const char night_rec[] = "night: 20261201T000000Z\n";
-	static const char bugs[] = "1\t1\tBUG: whole\n1\t1\tBUG: cut short\n";
 	char *dir = mmf_xasprintf("%s/corrupted", store), *crashes, *path, *page, *sep;
 	struct mmf_history h;
 	char err[256];
@@ -118,15 +121,7 @@ static void test_corrupted(void)
 
 		CHECK(!mmf_store_add(crashes, &c, NULL), "%s", mmf_store_err());
 	}
-	path = mmf_xasprintf("%s/nights/20261201T000000Z", dir);
-	CHECK(!mmf_mkdir_p(path, 0755), "mkdir %s", path);
-	free(path);
-	path = mmf_xasprintf("%s/nights/20261201T000000Z/night", dir);
-	CHECK(!mmf_write_file_atomic(path, night_rec, strlen(night_rec)), "%s", path);
-	free(path);
-	path = mmf_xasprintf("%s/nights/20261201T000000Z/bugs", dir);
-	CHECK(!mmf_write_file_atomic(path, bugs, strlen(bugs)), "%s", path);
-	free(path);
+	night_in(dir, "20261201T000000Z", 60, "1\t1\tBUG: whole\n1\t1\tBUG: cut short\n");
 	CHECK(!mmf_history_load(dir, 3, &h, err, sizeof(err)), "%s", err);
 	CHECK(!mmf_dashboard_write(dir, &h, err, sizeof(err)), "%s", err);
 	path = mmf_xasprintf("%s/index.html", dir);
