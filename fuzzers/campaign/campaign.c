@@ -33,6 +33,10 @@ struct guest {
 	uint64_t boot_at;	/* when to boot again, while vm is NULL */
 	char *dir;
 	const char *focus;	/* the focus text for the coverage channel, NULL none */
+	char *snap;		/* OUT/vm-N/snapshot: the guest saved at its snapshot point */
+	bool saved;		/* snap holds a whole snapshot */
+	bool at_point;		/* this boot will stop at the snapshot point */
+	char go[48];		/* this boot's options at the snapshot point */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
 	char who[16];
 };
@@ -59,10 +63,21 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args,
 		.findings = true,
 	};
+	bool snaps = !o->no_snapshot && !o->nr_lkdtm;
 	int na = 0, r;
 
 	/* The guest fuzzes past the budget: the host ends it. */
 	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
+	/*
+	 * A restored guest would repeat its first boot's programs without a
+	 * seed of its own; its budget stays the first boot's, longer than
+	 * what is left, as the host ends it.
+	 */
+	snprintf(g->go, sizeof(g->go), "--seed %llu",
+		 (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^
+					      (uint64_t)g->id << 48) & INT64_MAX));
+	c.snapshot = snaps && !g->saved;
+	c.restore = snaps && g->saved ? g->snap : NULL;
 	args[na++] = "--duration";
 	args[na++] = dur;
 	/* A program's time, as 'mmfuzz vm' gives it: the slowdown's multiple. */
@@ -99,8 +114,28 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	}
 	g->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	r = g->console_fd < 0 ? -1 : mmf_vm_start(&c, &g->vm, err, n);
+	if (r && c.restore && g->console_fd >= 0) {
+		if (o->info)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
+				" booting\n", g->id, g->boot, err);
+		g->saved = false;
+		c.restore = NULL;
+		c.snapshot = true;
+		r = mmf_vm_start(&c, &g->vm, err, n);
+	}
 	if (g->console_fd < 0)
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
+	g->at_point = !r && c.snapshot;
+	if (!r && c.restore) {
+		if (mmf_vm_go(g->vm, g->go, err, n)) {
+			mmf_vm_stop(g->vm);
+			g->vm = NULL;
+			r = -1;
+		} else if (o->info) {
+			fprintf(o->info, "mmfuzz: vm %d: boot %d: restored from its snapshot in %.1f s\n",
+				g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
+		}
+	}
 	/* The focus waits in the socket until the guest's fuzzer reads it. */
 	if (!r && g->focus && mmf_write_all(mmf_vm_cover_fd(g->vm), g->focus, strlen(g->focus)))
 		mmf_warnx_("campaign: vm %d: cannot send the focus: %s", g->id, strerror(errno));
@@ -201,6 +236,34 @@ static bool pump(struct guest *g, uint64_t now)
 	while (g->pcs_fd >= 0 && (r = read(mmf_vm_cover_fd(g->vm), buf, sizeof(buf))) > 0)
 		mmf_write_all(g->pcs_fd, buf, r);
 	return alive && mmf_vm_alive(g->vm);
+}
+
+/*
+ * The first boot at its snapshot point: save the guest there when its
+ * swap is still untouched, then let it go on with its options.
+ */
+static void snapshot_point(const struct mmf_campaign_opts *o, struct guest *g)
+{
+	size_t len;
+	const char *log = mmf_monitor_log(g->mon, &len), *p = strstr(log, MMF_VM_SNAPSHOT_POINT);
+	uint64_t t0 = mmf_now_ns();
+	char err[512];
+
+	if (!p || !strchr(p, '\n'))
+		return;
+	g->at_point = false;
+	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
+		if (mmf_vm_snapshot_save(g->vm, g->snap, err, sizeof(err))) {
+			mmf_warnx_("campaign: vm %d: %s; its restarts boot", g->id, err);
+		} else {
+			g->saved = true;
+			if (o->info)
+				fprintf(o->info, "mmfuzz: vm %d: boot %d: saved at its snapshot point"
+					" in %.1f s\n", g->id, g->boot, (mmf_now_ns() - t0) / 1e9);
+		}
+	}
+	if (mmf_vm_go(g->vm, g->go, err, sizeof(err)))
+		mmf_warnx_("campaign: vm %d: %s", g->id, err);
 }
 
 static void note_first_program(const struct mmf_campaign_opts *o, struct guest *g)
@@ -344,6 +407,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
+		gs[i].snap = mmf_xasprintf("%s/snapshot", gs[i].dir);
 		gs[i].boot_at = t0;
 		gs[i].rx = (struct mmf_receiver){
 			.store = store, .kernel = o->kernel, .arch = o->arch->name,
@@ -377,11 +441,14 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 				}
 				st->boots++;
 				st->restarts += g->boot > 1;
+				st->restored += g->boot > 1 && g->saved;
 				now = mmf_now_ns() / 1000000;
 			}
 			if (!g->vm)
 				continue;
 			dead = !pump(g, now);
+			if (g->at_point && !dead)
+				snapshot_point(o, g);
 			if (take_findings(g, st, err, n)) {
 				rc = -1;
 				goto out;
@@ -418,6 +485,9 @@ out:
 				rc = -1;
 			guest_stop(&gs[i], st);
 		}
+		/* Of this run's kernel and guest only: no use after it. */
+		mmf_vm_snapshot_remove(gs[i].snap);
+		free(gs[i].snap);
 		free(gs[i].dir);
 		mmf_receiver_free(&gs[i].rx);
 	}

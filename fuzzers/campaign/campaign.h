@@ -51,12 +51,19 @@ struct mmf_campaign_opts {
 	const char *stress;
 	/* The mmfuzz engine: record the PCs the guests reach (OUT/vm-N/pcs). */
 	bool cover;
+	/*
+	 * Restart a guest after a finding from a snapshot of it taken at its
+	 * first boot's snapshot point (vm.h) instead of booting it; not with
+	 * lkdtm, whose boots differ.
+	 */
+	bool no_snapshot;
 	volatile int *stop;	/* set by a signal handler */
 	FILE *info;
 };
 
 struct mmf_campaign_stats {
 	int boots, restarts, boot_crashes, boot_failures, reports, hangs, lost;
+	int restored;		/* of restarts: from a snapshot */
 	int channel;		/* of reports: those that came on a findings channel */
 	uint64_t programs;
 	struct mmf_tally tally;	/* every finding saved, by title */

@@ -90,6 +90,9 @@ int cmd_campaign(int argc, char **argv)
 		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &o.focus,
 			"afl: the coverage that counts: 'all', 'mm' (the functions of\n"
 			"mm/) or source files and directories, FILE[,FILE...]", .def = "mm"),
+		MMF_OPT("no-snapshot", NULL, MMF_OPT_FLAG, &o.no_snapshot,
+			"restart a guest after a finding by booting it, not from the\n"
+			"snapshot taken at its first boot"),
 		MMF_OPT("selftest-lkdtm", "T,T...", MMF_OPT_FN, &lkdtm,
 			"crash-path self-test: boot k provokes LKDTM type k;\n"
 			"ends when each type was reported", .fn = parse_lkdtm),
@@ -142,14 +145,16 @@ int cmd_campaign(int argc, char **argv)
 	fflush(stdout);
 	if (rc)
 		mmf_warnx_("campaign: %s", err);
-	printf("mmfuzz: campaign: %d boot(s), %d restart(s), %llu program(s), %d report(s)"
-	       " (%d on the findings channels), %d hang(s), %d lost, %d boot crash(es),"
-	       " %d failed boot(s)\n", st.boots, st.restarts, (unsigned long long)st.programs,
+	printf("mmfuzz: campaign: %d boot(s), %d restart(s) (%d from a snapshot), %llu program(s),"
+	       " %d report(s) (%d on the findings channels), %d hang(s), %d lost, %d boot crash(es),"
+	       " %d failed boot(s)\n", st.boots, st.restarts, st.restored,
+	       (unsigned long long)st.programs,
 	       st.reports, st.channel, st.hangs, st.lost, st.boot_crashes, st.boot_failures);
 	mmf_tally_print(&st.tally, stdout);
 	summary = mmf_xasprintf("%s/summary.json", o.out);
-	extra = mmf_xasprintf("\"boots\":%d,\"restarts\":%d,\"programs\":%llu,\"boot_crashes\":%d,"
-			  "\"boot_failures\":%d,\"error\":%s", st.boots, st.restarts,
+	extra = mmf_xasprintf("\"boots\":%d,\"restarts\":%d,\"restored\":%d,\"programs\":%llu,"
+			  "\"boot_crashes\":%d,\"boot_failures\":%d,\"error\":%s", st.boots,
+			  st.restarts, st.restored,
 			  (unsigned long long)st.programs, st.boot_crashes, st.boot_failures,
 			  rc ? "true" : "false");
 	if (mmf_tally_json(&st.tally, summary, extra)) {

@@ -126,6 +126,7 @@ static void bug_rows(struct strbuf *sb, const char *store, const struct mmf_hist
 		     const struct mmf_bug *b, int nb, bool corrupted)
 {
 	struct strbuf st;
+	int rows = 0;
 
 	mmf_sb_init(&st);
 	mmf_sb_puts(sb, corrupted ?
@@ -143,6 +144,7 @@ static void bug_rows(struct strbuf *sb, const char *store, const struct mmf_hist
 		if ((k >= 0 && mmf_bug_corrupted(&b[k])) != corrupted)
 			continue;
 		dir = k >= 0 ? mmf_xasprintf("crashes/%s", b[k].name) : NULL;
+		rows++;
 		st.len = 0;
 		mmf_bug_state_text(x, &st);
 		mmf_sb_printf(sb, "<tr class=\"bug %s\" data-state=\"%s\"><td class=\"state\">",
@@ -182,8 +184,24 @@ static void bug_rows(struct strbuf *sb, const char *store, const struct mmf_hist
 		mmf_sb_puts(sb, "</td></tr>\n");
 		free(dir);
 	}
+	if (!rows)
+		mmf_sb_puts(sb, "<tr><td colspan=\"8\">No bug seen yet.</td></tr>\n");
 	mmf_sb_puts(sb, "</table>\n");
 	mmf_sb_free(&st);
+}
+
+/* A value short, "x86_64 6.12.118", its "(/path...)" only on hover: the table fits a screen. */
+static void short_cell(struct strbuf *sb, const char *v)
+{
+	const char *paren = strstr(v, " (/");
+	char *head = strndup(v, paren ? (size_t)(paren - v) : strlen(v));
+
+	mmf_sb_puts(sb, "<td title=\"");
+	mmf_sb_html(sb, v);
+	mmf_sb_puts(sb, "\">");
+	mmf_sb_html(sb, head);
+	mmf_sb_puts(sb, "</td>");
+	free(head);
 }
 
 static void night_rows(struct strbuf *sb, const char *store, const struct mmf_history *h)
@@ -198,13 +216,11 @@ static void night_rows(struct strbuf *sb, const char *store, const struct mmf_hi
 
 		mmf_sb_printf(sb, "<tr class=\"night%s\"><td class=\"id\">", nt->error ? " error" : "");
 		link(sb, store, rel, nt->id);
-		mmf_sb_puts(sb, "</td><td>");
-		mmf_sb_html(sb, nt->kernel);
-		mmf_sb_puts(sb, "</td><td>");
-		mmf_sb_html(sb, nt->commit);
-		mmf_sb_puts(sb, "</td><td>");
-		mmf_sb_html(sb, nt->config);
-		mmf_sb_printf(sb, "</td><td>%.0fs</td><td>%.0f</td><td>%.2f</td><td>%.0f</td>"
+		mmf_sb_puts(sb, "</td>");
+		short_cell(sb, nt->kernel);
+		short_cell(sb, nt->commit);
+		short_cell(sb, nt->config);
+		mmf_sb_printf(sb, "<td>%.0fs</td><td>%.0f</td><td>%.2f</td><td>%.0f</td>"
 			      "<td>%.0f</td><td>%.0f</td><td>%d</td><td>%d</td><td>%d</td></tr>\n",
 			      nt->budget_s, nt->programs, nt->programs_s, nt->coverage,
 			      nt->swap_in, nt->swap_out, nt->findings, nt->bugs, nt->new_bugs);

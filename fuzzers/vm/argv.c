@@ -54,6 +54,8 @@ char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 	mmf_sb_printf(&sb, " mmfuzz.zram=%d mmfuzz.slowdown=%d", c->zram_mb, slow);
 	if (c->ctl)
 		mmf_sb_puts(&sb, " mmfuzz.mode=serve");
+	if (c->snapshot)
+		mmf_sb_puts(&sb, " mmfuzz.snapshot=1");
 	if (c->append && *c->append)
 		mmf_sb_printf(&sb, " %s", c->append);
 	if (c->guest_args && c->guest_args[0]) {
@@ -173,12 +175,13 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, "-device");
 	add(&a, "virtconsole,bus=vser0.0,chardev=execlog");
 	/* QEMU listens; mmf_vm_start() connects before the guest boots. */
-	for (int i = 0; i < 3; i++) {
-		static const char *const ids[] = { "ctl", "findings", "cover" };
+	for (int i = 0; i < 4; i++) {
+		static const char *const ids[] = { "ctl", "findings", "cover", "go" };
 		static const char *const names[] = { MMF_VM_CTL_PORT, MMF_VM_FINDINGS_PORT,
-						     MMF_VM_COVER_PORT };
+						     MMF_VM_COVER_PORT, MMF_VM_GO_PORT };
+		const bool wanted[] = { c->ctl, c->findings, c->cover, c->snapshot || c->restore };
 
-		if (!(i == 0 ? c->ctl : i == 1 ? c->findings : c->cover))
+		if (!wanted[i])
 			continue;
 		add(&a, "-chardev");
 		mmf_sb_printf(&sb, "socket,id=%s,server=on,wait=off,path=", ids[i]);
@@ -202,6 +205,18 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 		mmf_sb_printf(&sb, "virtio-blk-pci,drive=d%zu,serial=", i);
 		qemu_opt(&sb, c->disks[i].serial);
 		add_sb(&a, &sb);
+	}
+	if (c->snapshot || c->restore) {
+		add(&a, "-qmp");
+		mmf_sb_puts(&sb, "unix:");
+		qemu_opt(&sb, c->workdir);
+		mmf_sb_puts(&sb, "/qmp.sock,server=on,wait=off");
+		add_sb(&a, &sb);
+	}
+	if (c->restore) {
+		/* A shell runs it: the directory is quoted (and holds no quote, vm.c). */
+		add(&a, "-incoming");
+		add_own(&a, mmf_xasprintf("exec:cat '%s/ram'", c->restore));
 	}
 	return a.v;
 }

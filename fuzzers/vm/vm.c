@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One QEMU process: scratch disks, console pipe, execution log, teardown. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,9 +15,14 @@
 #include <unistd.h>
 
 #include "util/util.h"
+#include "vm/qmp.h"
 #include "vm/vm.h"
 
-enum { PORT_CTL, PORT_FINDINGS, PORT_COVER, NR_PORTS };
+enum { PORT_CTL, PORT_FINDINGS, PORT_COVER, PORT_GO, NR_PORTS };
+
+/* QMP's answers: QEMU is slow to answer only while it loads a saved guest. */
+#define QMP_MS		10000
+#define MIGRATE_MS	120000
 
 struct mmf_vm {
 	pid_t pid;
@@ -28,6 +34,7 @@ struct mmf_vm {
 	char **argv;
 	char **disks;
 	size_t nr_disks;
+	char *qmp_path;		/* with snapshots */
 	uint64_t started;
 	bool exited;
 	int status;
@@ -58,6 +65,9 @@ static void vm_free(struct mmf_vm *vm)
 			unlink(vm->port_path[i]);
 		free(vm->port_path[i]);
 	}
+	if (vm->qmp_path)
+		unlink(vm->qmp_path);
+	free(vm->qmp_path);
 	mmf_vm_argv_free(vm->argv);
 	free(vm);
 }
@@ -131,15 +141,39 @@ static void make_fs(const char *img, int mb, const char *workdir)
 	free(dir);
 }
 
-/* Sparse: a disk costs the host only what the guest writes to it. */
+/* Copy a disk image, holes kept: 0, or -1. */
+static int copy_disk(const char *from, const char *to)
+{
+	char *cp[] = { "cp", "--sparse=always", "--reflink=auto", (char *)from, (char *)to,
+		       NULL };
+
+	return run_quiet(cp) ? 0 : -1;
+}
+
+/*
+ * Sparse: a disk costs the host only what the guest writes to it. A
+ * restored guest gets copies of the disks as they were saved with it.
+ */
 static int make_disks(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
 {
 	vm->disks = mmf_xcalloc(c->nr_disks, sizeof(*vm->disks));
 	for (size_t i = 0; i < c->nr_disks; i++) {
 		char *path = mmf_xasprintf("%s/%s.img", c->workdir, c->disks[i].serial);
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int fd;
 
 		vm->disks[vm->nr_disks++] = path;
+		if (c->restore) {
+			char *saved = mmf_xasprintf("%s/%s.img", c->restore, c->disks[i].serial);
+			int r = copy_disk(saved, path);
+
+			if (r)
+				snprintf(err, n, "saved disk %s: cannot copy it", saved);
+			free(saved);
+			if (r)
+				return -1;
+			continue;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0 || ftruncate(fd, (off_t)c->disks[i].mb << 20)) {
 			snprintf(err, n, "scratch disk %s: %s", path, strerror(errno));
 			if (fd >= 0)
@@ -168,11 +202,45 @@ static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char 
 	return 0;
 }
 
-static const char *const port_names[NR_PORTS] = { "ctl", "findings", "cover" };
+static const char *const port_names[NR_PORTS] = { "ctl", "findings", "cover", "go" };
 
 static bool wants_port(const struct mmf_vm_config *c, int p)
 {
-	return p == PORT_CTL ? c->ctl : p == PORT_FINDINGS ? c->findings : c->cover;
+	const bool wanted[NR_PORTS] = { c->ctl, c->findings, c->cover, c->snapshot || c->restore };
+
+	return wanted[p];
+}
+
+/* A restored guest: wait until QEMU has loaded it, then let it run. */
+static int resume(struct mmf_vm *vm, char *err, size_t n)
+{
+	int fd = mmf_qmp_open(vm->qmp_path, QMP_MS, err, n), r = -1;
+	uint64_t end = mmf_now_ns() + MIGRATE_MS * 1000000ull;
+	struct strbuf reply;
+	char status[32] = "";
+
+	if (fd < 0)
+		return -1;
+	mmf_sb_init(&reply);
+	while (!mmf_qmp_cmd(fd, "{\"execute\":\"query-status\"}", &reply, MIGRATE_MS, err, n) &&
+	       !mmf_qmp_value(reply.buf, "status", status, sizeof(status))) {
+		if (!strcmp(status, "running")) {
+			r = 0;
+			break;
+		}
+		if (strcmp(status, "inmigrate")) {
+			r = mmf_qmp_cmd(fd, "{\"execute\":\"cont\"}", &reply, QMP_MS, err, n);
+			break;
+		}
+		if (mmf_now_ns() > end || !mmf_vm_alive(vm)) {
+			snprintf(err, n, "the saved guest was not loaded in %d s", MIGRATE_MS / 1000);
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	}
+	mmf_sb_free(&reply);
+	close(fd);
+	return r;
 }
 
 /* QEMU makes its socket while it starts: wait for it, a few seconds at most. */
@@ -236,6 +304,15 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		}
 		unlink(vm->port_path[p]);
 	}
+	if (c->snapshot || c->restore) {
+		vm->qmp_path = mmf_xasprintf("%s/qmp.sock", c->workdir);
+		unlink(vm->qmp_path);
+	}
+	if (c->restore && strpbrk(c->restore, "'\"\\")) {
+		snprintf(err, n, "snapshot directory %s: a quote or backslash in its path",
+			 c->restore);
+		goto fail;
+	}
 	vm->argv = mmf_vm_argv(c, err, n);
 	if (!vm->argv)
 		goto fail;
@@ -288,9 +365,15 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 			goto fail;
 		}
 	}
-	for (int p = PORT_FINDINGS; p < NR_PORTS; p++)
+	for (int p = PORT_FINDINGS; p < PORT_GO; p++)
 		if (vm->port_fd[p] >= 0)
 			fcntl(vm->port_fd[p], F_SETFL, fcntl(vm->port_fd[p], F_GETFL) | O_NONBLOCK);
+	if (c->restore && resume(vm, err, n)) {
+		kill(vm->pid, SIGKILL);
+		waitpid(vm->pid, NULL, 0);
+		vm->exited = true;
+		goto fail;
+	}
 	*vmp = vm;
 	return 0;
 fail_errno:
@@ -352,6 +435,119 @@ ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n)
 	while ((r = read(vm->exec_fd, buf, n)) < 0 && errno == EINTR)
 		;
 	return r > 0 ? r : 0;
+}
+
+/* The migration stream into dir/ram.tmp, the guest stopped: 0, or -1 and err. */
+static int save_ram(int fd, const char *dir, struct strbuf *reply, char *err, size_t n)
+{
+	uint64_t end = mmf_now_ns() + MIGRATE_MS * 1000000ull;
+	char *cmd, status[32] = "";
+	int r;
+
+	cmd = mmf_xasprintf("{\"execute\":\"migrate\",\"arguments\":"
+			    "{\"uri\":\"exec:cat > '%s/ram.tmp'\"}}", dir);
+	r = mmf_qmp_cmd(fd, cmd, reply, QMP_MS, err, n);
+	free(cmd);
+	while (!r) {
+		r = mmf_qmp_cmd(fd, "{\"execute\":\"query-migrate\"}", reply, QMP_MS, err, n);
+		if (r || mmf_qmp_value(reply->buf, "status", status, sizeof(status)))
+			break;
+		if (!strcmp(status, "completed"))
+			return 0;
+		if (!strcmp(status, "failed") || !strcmp(status, "cancelled") ||
+		    mmf_now_ns() > end) {
+			snprintf(err, n, "saving the guest: migration %s", status);
+			return -1;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	}
+	if (!r)
+		snprintf(err, n, "saving the guest: no migration status: %.200s", reply->buf);
+	return -1;
+}
+
+int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n)
+{
+	struct strbuf reply;
+	char *tmp, *ram;
+	int fd, r;
+
+	if (!vm->qmp_path) {
+		snprintf(err, n, "the guest was started without snapshots");
+		return -1;
+	}
+	if (strpbrk(dir, "'\"\\")) {
+		snprintf(err, n, "snapshot directory %s: a quote or backslash in its path", dir);
+		return -1;
+	}
+	if (mmf_mkdir_p(dir, 0755)) {
+		snprintf(err, n, "snapshot directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fd = mmf_qmp_open(vm->qmp_path, QMP_MS, err, n);
+	if (fd < 0)
+		return -1;
+	mmf_sb_init(&reply);
+	tmp = mmf_xasprintf("%s/ram.tmp", dir);
+	ram = mmf_xasprintf("%s/ram", dir);
+	unlink(ram);
+	/* Stopped, so that RAM and disks are of one instant. */
+	r = mmf_qmp_cmd(fd, "{\"execute\":\"stop\"}", &reply, QMP_MS, err, n);
+	if (!r)
+		r = save_ram(fd, dir, &reply, err, n);
+	for (size_t i = 0; !r && i < vm->nr_disks; i++) {
+		const char *base = strrchr(vm->disks[i], '/');
+		char *to = mmf_xasprintf("%s/%s", dir, base ? base + 1 : vm->disks[i]);
+
+		r = copy_disk(vm->disks[i], to);
+		if (r)
+			snprintf(err, n, "saving the guest: cannot copy %s to %s", vm->disks[i], to);
+		free(to);
+	}
+	/* The RAM last: a directory with it is whole. */
+	if (!r && rename(tmp, ram)) {
+		snprintf(err, n, "saving the guest: %s: %s", ram, strerror(errno));
+		r = -1;
+	}
+	if (r)
+		unlink(tmp);
+	if (mmf_qmp_cmd(fd, "{\"execute\":\"cont\"}", &reply, QMP_MS, r ? NULL : err, r ? 0 : n))
+		r = -1;
+	mmf_sb_free(&reply);
+	close(fd);
+	free(tmp);
+	free(ram);
+	return r;
+}
+
+void mmf_vm_snapshot_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *path = mmf_xasprintf("%s/%s", dir, e->d_name);
+
+		if (e->d_name[0] != '.')
+			unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
+{
+	char *line = mmf_xasprintf("%s\n", options);
+	int r = vm->port_fd[PORT_GO] < 0 ? -1 : mmf_write_all(vm->port_fd[PORT_GO], line,
+								   strlen(line));
+
+	if (r)
+		snprintf(err, n, "the guest's go channel: %s", vm->port_fd[PORT_GO] < 0 ?
+			 "none (started without snapshots)" : strerror(errno));
+	free(line);
+	return r;
 }
 
 bool mmf_vm_alive(struct mmf_vm *vm)

@@ -113,9 +113,23 @@ struct mmf_vm_config {
 	 * programs reached (mmfuzz fuzz --cover-log, fuzz/coverlog.h).
 	 */
 	bool cover;
+	/*
+	 * Snapshots. With snapshot, init stops before the fuzzer, prints
+	 * MMF_VM_SNAPSHOT_POINT on the console and waits for a line of more
+	 * fuzzer options (mmf_vm_go) on a port named MMF_VM_GO_PORT; the host
+	 * may save the guest there first (mmf_vm_snapshot_save). With restore,
+	 * a directory that save filled, QEMU starts from the saved guest and
+	 * copies of its disks instead of booting: a restart in a second or
+	 * two instead of a boot. Both give QEMU a QMP socket, workdir/qmp.sock.
+	 */
+	bool snapshot;
+	const char *restore;
 };
 
 #define MMF_VM_CTL_PORT		"mmfuzz.ctl"
+#define MMF_VM_GO_PORT		"mmfuzz.go"
+/* Followed by "yes", or "no" when swap was used already (the disks' content matters then). */
+#define MMF_VM_SNAPSHOT_POINT	"mmfuzz-init: waiting for the host, snapshot point: "
 #define MMF_VM_FINDINGS_PORT	"mmfuzz.findings"
 #define MMF_VM_COVER_PORT	"mmfuzz.cover"
 
@@ -159,6 +173,16 @@ int mmf_vm_cover_fd(const struct mmf_vm *vm);
 int mmf_vm_findings_fd(const struct mmf_vm *vm);
 /* New bytes of the execution log: >0, or 0 when there are none now. */
 ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
+/*
+ * Save the guest, stopped at its snapshot point, into dir (created): its
+ * RAM and devices (QEMU's migration stream) and its disks; then let it
+ * run again, also when saving failed. 0, or -1 and err.
+ */
+int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n);
+/* Remove a snapshot directory and what is in it (nothing if it is not there). */
+void mmf_vm_snapshot_remove(const char *dir);
+/* Let the guest waiting at its snapshot point go on, with these fuzzer options. */
+int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*

@@ -52,6 +52,24 @@ lat=$(sed -n 's/.*REPORT: .*saved \([0-9.]*\) s after it arrived.*/\1/p' "$TMP/l
 echo "INFO: the slowest finding was on disk $lat s after it arrived"
 grep -q '"new_titles":[1-9]' "$out/summary.json" || fail "summary.json: $(cat "$out/summary.json")"
 
+# The restart after the kernel's report is no boot: boot 1 was saved at its
+# snapshot point, boot 2 is that guest restored, with a seed of its own.
+grep -q '^mmfuzz: vm 0: boot 1: saved at its snapshot point in ' "$TMP/log" ||
+	fail "boot 1 was not saved at its snapshot point"
+grep -q '^mmfuzz: vm 0: boot 2: restored from its snapshot in ' "$TMP/log" ||
+	fail "boot 2 was not restored from the snapshot"
+b1=$(sed -n 's/^mmfuzz: vm 0: boot 1: first program \([0-9.]*\) s.*/\1/p' "$TMP/log")
+b2=$(sed -n 's/^mmfuzz: vm 0: boot 2: first program \([0-9.]*\) s.*/\1/p' "$TMP/log")
+echo "INFO: first program after QEMU started: boot 1 ${b1:-none} s, boot 2 (restored) ${b2:-none} s"
+[ -n "$b2" ] || fail "the restored guest ran no program"
+seeds=$(grep -ah '^mmfuzz-init: the host says: --seed' "$out"/vm-0/boot-[12]/console.log |
+	awk '{ print $6 }' | sort -u | wc -l)
+[ "$seeds" -eq 2 ] || fail "boots 1 and 2 did not get seeds of their own"
+first() { grep -a -m 1 -A 12 '^# mmfuzz: executing program' "$1"; }
+! cmp -s <(first "$out/vm-0/boot-1/exec.log") <(first "$out/vm-0/boot-2/exec.log") ||
+	fail "the restored guest ran boot 1's first program again"
+[ ! -e "$out/vm-0/snapshot" ] || fail "the snapshot outlived the campaign"
+
 # SIGKILL right after the guest printed a finding: the store has it.
 out2=$TMP/k
 "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \

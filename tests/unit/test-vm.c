@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guest runner without QEMU: the arch table, the kernel command line,
- * QEMU's argv and its printing, and one run of a stand-in "QEMU" script
- * that prints a console, writes an execution log and exits.
+ * QEMU's argv (snapshots too) and its printing, QMP answers, and one run
+ * of a stand-in "QEMU" script that prints a console, writes an execution
+ * log and exits.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "tap.h"
 #include "util/util.h"
+#include "vm/qmp.h"
 #include "vm/vm.h"
 
 static const char *const guest_args[] = { "--duration", "40s", "--seed", "7", NULL };
@@ -142,8 +144,35 @@ static void test_argv(void)
 	CHECK(!strcmp(after(argv, "-cpu"), "host") && !strcmp(after(argv, "-accel"), "kvm"),
 	      "kvm cpu");
 	CHECK(strstr(after(argv, "-append"), "console=ttyS0 "), "console");
+	CHECK(!after(argv, "-qmp") && !after(argv, "-incoming") &&
+	      !strstr(after(argv, "-append"), "mmfuzz.snapshot"), "snapshots unasked for");
 	mmf_vm_argv_free(argv);
 
+	/* Snapshots: QMP, the go port, the point; a restore loads the saved guest. */
+	c.snapshot = true;
+	argv = mmf_vm_argv(&c, err, sizeof(err));
+	CHECK(!strcmp(after(argv, "-qmp"), "unix:/w,,x/qmp.sock,server=on,wait=off"), "qmp");
+	CHECK(has_arg(argv, "virtserialport,bus=vser0.0,chardev=go,name=mmfuzz.go"), "go port");
+	CHECK(strstr(after(argv, "-append"), " mmfuzz.snapshot=1"), "snapshot point");
+	CHECK(!after(argv, "-incoming"), "a snapshot's boot loads nothing");
+	mmf_vm_argv_free(argv);
+	c.snapshot = false;
+	c.restore = "/w/snapshot";
+	argv = mmf_vm_argv(&c, err, sizeof(err));
+	CHECK(!strcmp(after(argv, "-incoming"), "exec:cat '/w/snapshot/ram'"), "incoming");
+	CHECK(after(argv, "-qmp") && has_arg(argv,
+	      "virtserialport,bus=vser0.0,chardev=go,name=mmfuzz.go"), "restore: qmp, go port");
+	mmf_vm_argv_free(argv);
+
+	{
+		char v[16];
+
+		CHECK(!mmf_qmp_value("{\"return\": {\"status\": \"completed\", \"total-time\": 9}}",
+				     "status", v, sizeof(v)) && !strcmp(v, "completed"), "%s", v);
+		CHECK(!mmf_qmp_value("{\"return\":{\"running\":false,\"status\":\"inmigrate\"}}",
+				     "status", v, 4) && !strcmp(v, "inm"), "cut to the buffer: %s", v);
+		CHECK(mmf_qmp_value("{\"return\": {}}", "status", v, sizeof(v)), "no status");
+	}
 	{
 		char *q[] = { "a", "it's", "", "x y", NULL };
 
