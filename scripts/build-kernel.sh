@@ -12,7 +12,8 @@
 # in a temporary directory and renamed into place, so an entry is either
 # whole or absent; an entry that exists makes the build a no-op. Object
 # files stay in $MMFUZZ_CACHE/obj/ so that rebuilding a patched tree only
-# compiles what changed.
+# compiles what changed. A build with PATCH... keeps them (patches) and
+# the patched versions of the files they touch (source/) in its entry.
 set -eu
 { # read whole before running: editing this file cannot derail a build in progress
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -167,7 +168,13 @@ cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$t
 	cp "$log" "$tmp/build.log" &&
 	# A kernel with patches of the caller's is never "the newest fuzzing
 	# kernel" that campaigns boot by default.
-	{ [ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >"$tmp/patches"; } && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
+	{ [ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >"$tmp/patches"; } &&
+	# What the caller's patches made of the files they touch, for the
+	# functions they change (mmfuzz validate).
+	sed -n 's|^+++ [^/	]*/\([^	 ]*\).*|\1|p' "${extra[@]}" /dev/null | sort -u |
+	while IFS= read -r f; do
+		[ ! -f "$work/$f" ] || install -D -m 644 "$work/$f" "$tmp/source/$f" || exit 1
+	done && chmod 755 "$tmp" && rm -rf "$entry" && mv -T "$tmp" "$entry" ||
 	{ rm -rf "$tmp"; die "cannot store the build in $entry"; }
 printf 'build-kernel: built (%s) in %dm%02ds, vmlinux %s MiB\n' "$how" $((secs / 60)) $((secs % 60)) \
 	$(( $(stat -c %s "$entry/vmlinux") >> 20 )) >&2

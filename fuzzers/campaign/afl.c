@@ -343,6 +343,10 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		argv[na++] = "--focus-file";
 		argv[na++] = focus;
 	}
+	if (o->weights) {
+		argv[na++] = "--weights";
+		argv[na++] = o->weights;
+	}
 	if (o->stress) {
 		argv[na++] = "--stress";
 		argv[na++] = o->stress;

@@ -29,7 +29,7 @@ struct target {
 	uint8_t seen_edges[MAP_SIZE];
 	size_t nr_edges;
 	struct mmf_u64set pcs;	/* every PC the guest reached */
-	FILE *pcs_file, *samples;
+	FILE *pcs_file, *samples, *weighted;
 	uint64_t t0, last_sample, execs, crashes, repeats;
 	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
 	uint64_t user_ns, sys_ns;	/* the programs' CPU time in the guest */
@@ -73,9 +73,47 @@ static void keep_edges(struct target *t, const struct mmf_prog *p)
 	free(path);
 }
 
+/* The map entry k of a PC of weight > k: spread over the map like edges. */
+static uint32_t weight_entry(uint64_t pc, unsigned int k)
+{
+	uint64_t x = pc + k * 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (x ^ (x >> 31)) & (MAP_SIZE - 1);
+}
+
+static void take_weights(struct target *t)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < t->cov.nr_pcs; i++) {
+		uint64_t pc = t->cov.pcs[i];
+		unsigned int w = mmf_focus_weight(t->o->weights, pc);
+
+		if (w < 2)
+			continue;
+		for (unsigned int k = 1; k < w; k++) {
+			uint32_t e = weight_entry(pc, k);
+
+			if (t->map[e] != 0xff)
+				t->map[e]++;
+		}
+		if (t->weighted)
+			fprintf(t->weighted, "%s0x%" PRIx64, any ? " " : "", pc);
+		any = true;
+	}
+	if (any && t->weighted) {
+		fputc('\n', t->weighted);
+		fflush(t->weighted);
+	}
+}
+
 static void take_coverage(struct target *t)
 {
 	memcpy(t->map, t->cov.edges, MAP_SIZE);
+	if (t->o->weights)
+		take_weights(t);
 	for (int e = 0; e < MAP_SIZE; e++)
 		if (t->cov.edges[e] && !t->seen_edges[e]) {
 			t->seen_edges[e] = 1;
@@ -306,6 +344,8 @@ int mmf_afl_target(const struct mmf_afl_target_opts *o, char *err, size_t n)
 		free(edges);
 		t->pcs_file = cover_file(o->cover, "pcs");
 		t->samples = cover_file(o->cover, "cover.jsonl");
+		if (o->weights)
+			t->weighted = cover_file(o->cover, "weighted");
 	}
 	mmf_guest_cover_init(&t->cov);
 	t->g = mmf_guest_repro_new(&o->go);
@@ -322,6 +362,8 @@ int mmf_afl_target(const struct mmf_afl_target_opts *o, char *err, size_t n)
 		fclose(t->pcs_file);
 	if (t->samples)
 		fclose(t->samples);
+	if (t->weighted)
+		fclose(t->weighted);
 	mmf_u64set_free(&t->pcs);
 	free(t->last);
 	shmdt(t->map);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "campaign/guestrepro.h"
+#include "util/focus.h"
 
 struct mmf_afl_target_opts {
 	struct mmf_guest_repro_opts go;
@@ -26,6 +27,14 @@ struct mmf_afl_target_opts {
 	const char *store;	/* the crash store findings go into */
 	const char *cover;	/* coverage files (PCs, samples) go here; NULL none */
 	const char *kernel_name;	/* the store's kernel field, NULL unknown */
+	/*
+	 * Parts of the focus that weigh more (a patch's functions): each PC
+	 * of weight W sets W - 1 more entries of AFL++'s map, so that AFL++'s
+	 * schedule, which favours inputs by the map entries they set, gives
+	 * programs that reach them more of its time; those programs' PCs of
+	 * weight > 1 go to COVER/weighted, one line of them per program.
+	 */
+	const struct mmf_focus_weights *weights;
 	/*
 	 * Test hook of the crash path: the input of this execution (from 1;
 	 * 0 never) gets a write of tag MMF_AFL_SELFTEST_TAG appended, which

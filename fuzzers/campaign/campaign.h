@@ -48,6 +48,7 @@ struct mmf_campaign_opts {
 	 */
 	const char *const *corpus;
 	const char *focus, *focus_vmlinux;
+	const char *weights;	/* a file of mmf_focus_weights_parse(), NULL: none */
 	const char *stress;
 	/* The mmfuzz engine: record the PCs the guests reach (OUT/vm-N/pcs). */
 	bool cover;

@@ -24,7 +24,8 @@ int cmd_afl_target(int argc, char **argv)
 	struct mmf_afl_target_opts o = {
 		.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
 	};
-	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *focus = NULL;
+	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *focus = NULL, *weights = NULL;
+	struct mmf_focus_weights fw;
 	const char *gargs[20] = { "--timeout", NULL, "--stress" }, *user[12] = { 0 };
 	int ng = 4;
 	const char *stress = mmf_stress_default, *selftest = NULL;
@@ -43,6 +44,8 @@ int cmd_afl_target(int argc, char **argv)
 			"append the PCs reached (pcs) and samples (cover.jsonl) here"),
 		MMF_OPT("focus-file", "FILE", MMF_OPT_STR, &focus,
 			"coverage focus: address ranges, one 'lo-hi' per line", .def = "all PCs"),
+		MMF_OPT("weights", "FILE", MMF_OPT_STR, &weights,
+			"PCs that weigh more: 'WEIGHT lo-hi' lines", .def = "none"),
 		MMF_OPT("stress", "LIST", MMF_OPT_STR, &stress,
 			"stressors beside the programs in the guest (see 'mmfuzz stress\n"
 			"--list'): 'all', 'none' or NAME[:KEY=N...][,NAME...]"),
@@ -101,6 +104,16 @@ int cmd_afl_target(int argc, char **argv)
 		if (!o.go.focus)
 			mmf_die("afl-target: cannot read the focus %s: %s", focus, strerror(errno));
 	}
+	if (weights) {
+		char *text = mmf_read_file(weights, NULL);
+
+		if (!text)
+			mmf_die("afl-target: cannot read the weights %s: %s", weights, strerror(errno));
+		if (mmf_focus_weights_parse(text, &fw, err, sizeof(err)))
+			mmf_die("afl-target: %s: %s", weights, err);
+		free(text);
+		o.weights = &fw;
+	}
 	if (mmf_guest_repro_setup(&o.go, arch, kernel, initrd, &im, err, sizeof(err)))
 		mmf_die("afl-target: %s", err);
 	o.kernel_name = im.kernel;
@@ -123,6 +136,8 @@ int cmd_afl_target(int argc, char **argv)
 	fclose(info);
 	free(log);
 	free((char *)o.go.focus);
+	if (o.weights)
+		mmf_focus_weights_free(&fw);
 	free(plus);
 	return r ? MMF_EXIT_ERROR : 0;
 }

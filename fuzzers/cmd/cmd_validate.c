@@ -14,7 +14,7 @@
 static const char epilog[] =
 	"A, B: a kernel tree (built as a fuzzing kernel, cached), a kernel image,\n"
 	"'default' (the newest 'make kernel', else Debian's) or 'debian'.\n"
-	"Writes DIR/verdict.txt and DIR/verdict.json; exit 1 if anything regressed.\n";
+	"Writes DIR/verdict.txt and DIR/verdict.json; exit 3 if anything regressed.\n";
 
 /* A finite real number and nothing after it (the tables' numbers are integers). */
 static int real(const char *arg, double *v)
@@ -50,18 +50,36 @@ static int parse_change(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+static int parse_runs(const char *arg, void *dst, char *err, size_t n)
+{
+	long long v;
+
+	if (!strcmp(arg, "auto")) {
+		*(int *)dst = 0;
+		return 0;
+	}
+	if (mmf_opt_num(arg, 2, 1000, &v)) {
+		snprintf(err, n, "is not 'auto' or a number from 2 to 1000");
+		return -1;
+	}
+	*(int *)dst = v;
+	return 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	static struct mmf_validate_opts o = {
 		.benches = "all", .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
+		.repro_ms = 600000, .mutants = 4, .tested_by = "mmfuzz <mmfuzz@localhost>",
 	};
 	struct mmf_validate_side *base = &o.side[MMF_BASE], *patched = &o.side[MMF_PATCHED];
 	const char *arch = "x86_64";
 	const struct mmf_opt opts[] = {
 		MMF_OPT("base", "A", MMF_OPT_STR, &base->src, "the base kernel"),
 		MMF_OPT("patched", "B", MMF_OPT_STR, &patched->src, "the patched kernel"),
-		MMF_OPT("patch", "FILE", MMF_OPT_STR, &patched->patch,
-			"patched = a copy of the tree A with FILE applied"),
+		MMF_OPT("patch", "FILE", MMF_OPT_STRS, patched->patches,
+			"patched = a copy of the tree A with FILE applied (repeatable: a\n"
+			"series, in order)", .hi = ARRAY_SIZE(patched->patches) - 1),
 		CMD_OPT_ARCH(&arch),
 		MMF_OPT("store", "DIR", MMF_OPT_STR, &o.store,
 			"run the reproducers of this crash store"),
@@ -70,10 +88,17 @@ int cmd_validate(int argc, char **argv)
 		MMF_OPT("attempts", "N", MMF_OPT_INT, &o.attempts, "runs of each per kernel",
 			.lo = 1, .hi = 1000),
 		MMF_OPT("bench", "LIST", MMF_OPT_STR, &o.benches, "all, none, or NAME,NAME..."),
-		MMF_OPT("runs", "N", MMF_OPT_INT, &o.runs, "benchmark runs per kernel",
-			.lo = 2, .hi = 1000),
+		MMF_OPT("runs", "N", MMF_OPT_FN, &o.runs,
+			"benchmark runs per kernel, or 'auto': until every change's interval\n"
+			"is within +-min-change/2 (3 to 20 runs)", .fn = parse_runs, .def = "5"),
 		MMF_OPT("budget", "T", MMF_OPT_MS, &o.budget_ms, "fuzz each kernel this long",
 			.def = "0: no fuzzing"),
+		MMF_OPT("repro-time", "T", MMF_OPT_MS, &o.repro_ms,
+			"reproducing a patched-only title, at most", .def = "10m"),
+		MMF_OPT("mutants", "N", MMF_OPT_INT, &o.mutants,
+			"mutated reproducers tried on the base", .lo = 0, .hi = 100),
+		MMF_OPT("tested-by", "ID", MMF_OPT_STR, &o.tested_by,
+			"the Tested-by: line's 'Name <address>' when nothing regressed"),
 		MMF_OPT("alpha", "P", MMF_OPT_FN, &o.alpha, "family-wise significance level",
 			.fn = parse_alpha, .def = "0.05"),
 		MMF_OPT("min-change", "F", MMF_OPT_FN, &o.min_change,
@@ -101,7 +126,7 @@ int cmd_validate(int argc, char **argv)
 	int rc;
 
 	mmf_opts_parse(&spec, argc, argv);
-	if (!patched->src && patched->patch)
+	if (!patched->src && patched->patches[0])
 		patched->src = base->src;
 	if (!base->src || !patched->src || !o.out)
 		mmf_die("validate: give --base, --patched (or --patch) and --out (see --help)");

@@ -30,6 +30,24 @@ int mmf_focus_load(const char *vmlinux, const char *spec, struct mmf_focus *f, c
 /* What of spec can be checked without a vmlinux; 0 or -1 as above. */
 int mmf_focus_spec_check(const char *spec, char *err, size_t n);
 
+/* A function of a vmlinux's text [_stext, _etext) and its source file. */
+struct mmf_text_func {
+	uint64_t lo, hi;
+	const char *file, *name;	/* "mm/madvise.c", "?" if unknown */
+};
+
+struct mmf_text_funcs {
+	struct mmf_text_func *v;	/* sorted by lo */
+	size_t n;
+	char *buf;			/* the strings point into it */
+};
+
+/* The table the focus is made of (cached); 0, or -1 with err[n]. */
+int mmf_text_funcs_load(const char *vmlinux, struct mmf_text_funcs *t, char *err, size_t n);
+/* The function pc is in, NULL if none. */
+const struct mmf_text_func *mmf_text_funcs_find(const struct mmf_text_funcs *t, uint64_t pc);
+void mmf_text_funcs_free(struct mmf_text_funcs *t);
+
 /* PCs as KCOV_TRACE_PC records them: return addresses of the callback. */
 struct mmf_cover_pcs {
 	uint64_t *v;

@@ -442,3 +442,61 @@ out:
 	free(why);
 	return ret;
 }
+
+int mmf_text_funcs_load(const char *vmlinux, struct mmf_text_funcs *t, char *err, size_t n)
+{
+	struct sym_funcs fs;
+	struct sym_elf e;
+	struct strbuf sb;
+	char *why = NULL;
+	size_t *at;
+
+	memset(t, 0, sizeof(*t));
+	if (mmf_sym_cover_probe(vmlinux, &e, &why) ||
+	    mmf_sym_funcs_load(mmf_sym_elf_cross(&e), vmlinux, &fs, &why)) {
+		snprintf(err, n, "%s", why);
+		free(why);
+		return -1;
+	}
+	/* One buffer of "file\0name\0" pairs, pointed into once it stops moving. */
+	mmf_sb_init(&sb);
+	at = mmf_xmalloc((fs.n + 1) * sizeof(*at));
+	t->v = mmf_xmalloc((fs.n + 1) * sizeof(*t->v));
+	for (size_t i = 0; i < fs.n; i++) {
+		at[i] = sb.len;
+		mmf_sb_add(&sb, fs.v[i].file, strlen(fs.v[i].file) + 1);
+		mmf_sb_add(&sb, fs.v[i].name, strlen(fs.v[i].name) + 1);
+	}
+	t->buf = mmf_sb_detach(&sb);
+	for (size_t i = 0; i < fs.n; i++) {
+		t->v[i] = (struct mmf_text_func){ .lo = fs.v[i].lo, .hi = fs.v[i].hi,
+						  .file = t->buf + at[i] };
+		t->v[i].name = t->v[i].file + strlen(t->v[i].file) + 1;
+	}
+	t->n = fs.n;
+	free(at);
+	mmf_sym_funcs_free(&fs);
+	return 0;
+}
+
+const struct mmf_text_func *mmf_text_funcs_find(const struct mmf_text_funcs *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && pc < t->v[lo - 1].hi ? &t->v[lo - 1] : NULL;
+}
+
+void mmf_text_funcs_free(struct mmf_text_funcs *t)
+{
+	free(t->v);
+	free(t->buf);
+	memset(t, 0, sizeof(*t));
+}

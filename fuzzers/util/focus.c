@@ -104,12 +104,20 @@ char *mmf_focus_format(const struct mmf_focus *f)
 	return mmf_sb_detach(&sb);
 }
 
+static bool parse_range(const char *s, size_t l, uint64_t *lo, uint64_t *hi)
+{
+	const char *dash = memchr(s, '-', l);
+
+	return dash && mmf_parse_hex_u64(s, dash - s, lo) &&
+	       mmf_parse_hex_u64(dash + 1, l - (dash + 1 - s), hi) && *lo < *hi;
+}
+
 int mmf_focus_parse(const char *text, size_t len, struct mmf_focus *f, char *err, size_t n)
 {
 	size_t pos = 0, line = 0;
 
 	while (pos < len) {
-		const char *s = text + pos, *nl = memchr(s, '\n', len - pos), *dash;
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
 		size_t l = nl ? (size_t)(nl - s) : len - pos;
 		uint64_t lo, hi;
 
@@ -119,9 +127,7 @@ int mmf_focus_parse(const char *text, size_t len, struct mmf_focus *f, char *err
 			l--;
 		if (!l || s[0] == '#')
 			continue;
-		dash = memchr(s, '-', l);
-		if (!dash || !mmf_parse_hex_u64(s, dash - s, &lo) ||
-		    !mmf_parse_hex_u64(dash + 1, l - (dash + 1 - s), &hi) || lo >= hi) {
+		if (!parse_range(s, l, &lo, &hi)) {
 			snprintf(err, n, "line %zu: '%.*s' is not a range LO-HI of hex addresses",
 				 line, (int)MIN(l, 80), s);
 			mmf_focus_free(f);
@@ -131,6 +137,59 @@ int mmf_focus_parse(const char *text, size_t len, struct mmf_focus *f, char *err
 	}
 	mmf_focus_merge(f);
 	return 0;
+}
+
+int mmf_focus_weights_parse(const char *text, struct mmf_focus_weights *w, char *err, size_t n)
+{
+	size_t line = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (const char *s = text; *s; s += strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n')) {
+		size_t l = strcspn(s, "\n"), d = strspn(s, "0123456789");
+		unsigned long v = strtoul(s, NULL, 10);
+		uint64_t lo, hi;
+		int k;
+
+		line++;
+		if (!l || s[0] == '#')
+			continue;
+		if (!d || d > 3 || v < 2 || s[d] != ' ' || !parse_range(s + d + 1, l - d - 1, &lo, &hi)) {
+			snprintf(err, n, "line %zu: '%.*s' is not 'WEIGHT LO-HI' (WEIGHT 2 to 999)",
+				 line, (int)MIN(l, 80), s);
+			mmf_focus_weights_free(w);
+			return -1;
+		}
+		for (k = 0; k < w->n && w->weight[k] != v; k++)
+			;
+		if (k == MMF_FOCUS_WEIGHTS) {
+			snprintf(err, n, "line %zu: more than %d weights", line, MMF_FOCUS_WEIGHTS);
+			mmf_focus_weights_free(w);
+			return -1;
+		}
+		w->n = MAX(w->n, k + 1);
+		w->weight[k] = v;
+		mmf_focus_add(&w->f[k], lo, hi);
+	}
+	for (int k = 0; k < w->n; k++)
+		mmf_focus_merge(&w->f[k]);
+	return 0;
+}
+
+unsigned int mmf_focus_weight(const struct mmf_focus_weights *w, uint64_t pc)
+{
+	unsigned int best = 1;
+
+	for (int k = 0; k < w->n; k++)
+		if (w->weight[k] > best && mmf_focus_has(&w->f[k], pc))
+			best = w->weight[k];
+	return best;
+}
+
+void mmf_focus_weights_free(struct mmf_focus_weights *w)
+{
+	for (int k = 0; k < MMF_FOCUS_WEIGHTS; k++)
+		mmf_focus_free(&w->f[k]);
+	memset(w, 0, sizeof(*w));
 }
 
 void mmf_focus_free(struct mmf_focus *f)

@@ -48,4 +48,25 @@ char *mmf_focus_format(const struct mmf_focus *f);
 int mmf_focus_parse(const char *text, size_t len, struct mmf_focus *f, char *err, size_t n);
 void mmf_focus_free(struct mmf_focus *f);
 
+/*
+ * Weights on parts of the focus: what a patch changed counts more (the
+ * AFL++ engine's map gets WEIGHT - 1 more entries for each PC there). The
+ * text form is "WEIGHT LO-HI" a line, WEIGHT from 2:
+ *
+ *	8 ffffffff8141e4d0-ffffffff8141e9a0
+ */
+#define MMF_FOCUS_WEIGHTS	4
+
+struct mmf_focus_weights {
+	struct mmf_focus f[MMF_FOCUS_WEIGHTS];
+	unsigned int weight[MMF_FOCUS_WEIGHTS];
+	int n;
+};
+
+/* 0, or -1 with "line N: ..." in err[n] and w empty. */
+int mmf_focus_weights_parse(const char *text, struct mmf_focus_weights *w, char *err, size_t n);
+/* The weight of pc: the largest of the ranges it is in, 1 if none. */
+unsigned int mmf_focus_weight(const struct mmf_focus_weights *w, uint64_t pc);
+void mmf_focus_weights_free(struct mmf_focus_weights *w);
+
 #endif

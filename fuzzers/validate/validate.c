@@ -2,15 +2,19 @@
 /* The validation run: kernels, then each kernel's guest, then fuzzing. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "campaign/afl.h"
 #include "campaign/campaign.h"
+#include "campaign/crashdir.h"
 #include "campaign/guestrepro.h"
 #include "model/prog.h"
 #include "repro/repro.h"
+#include "util/rand.h"
 #include "store/store.h"
 #include "validate/validate.h"
 
@@ -34,7 +38,13 @@ struct run {
 	int nr_benches;
 	struct samples *samples;
 	int nr_samples;
+	char *weights;		/* the patched kernel's fuzzing weights, NULL: none */
 };
+
+#define MAX_TITLES	4096
+/* --runs auto: at least, at most */
+#define AUTO_RUNS_MIN	3
+#define AUTO_RUNS_MAX	20
 
 static void info(const struct mmf_validate_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -203,8 +213,9 @@ static void add_samples(struct run *run, int side, const char *json)
 	}
 }
 
-/* A guest of one side's kernel; its workdir is the caller's to free. */
-static struct mmf_guest_repro *side_guest(struct run *run, int side, char **work)
+/* A guest of one side's kernel in OUT/NAME; its workdir is the caller's to free. */
+static struct mmf_guest_repro *side_guest(struct run *run, int side, const char *name,
+					  char **work)
 {
 	const struct mmf_validate_opts *o = run->o;
 	struct mmf_guest_repro_opts go = {
@@ -214,7 +225,7 @@ static struct mmf_guest_repro *side_guest(struct run *run, int side, char **work
 		.guest_args = o->side[side].guest_args, .info = o->info,
 	};
 
-	*work = mmf_xasprintf("%s/%s", o->out, side_name[side]);
+	*work = mmf_xasprintf("%s/%s", o->out, name);
 	go.workdir = *work;
 	return mmf_guest_repro_new(&go);
 }
@@ -249,13 +260,44 @@ static void run_cases(struct run *run, int side, struct mmf_guest_repro *g)
  * patched first in even ones: a host whose load drifts during the
  * validation then weighs on both sides alike instead of on the later one.
  */
+/*
+ * --runs auto: enough runs when every metric's interval of the change is
+ * within +-min_change/2 of its estimate, so that a change of min_change
+ * would stand clear of no change.
+ */
+static bool narrow(const struct run *run, const char *bench)
+{
+	for (int i = 0; i < run->nr_samples; i++) {
+		const struct samples *s = &run->samples[i];
+		struct mmf_stats st[MMF_NR_SIDES];
+		double lo, hi;
+
+		if (strcmp(s->m->bench, bench))
+			continue;
+		for (int side = 0; side < MMF_NR_SIDES; side++)
+			mmf_stats_of(s->v[side], s->n[side], &st[side]);
+		if (st[MMF_BASE].mean == 0 ||
+		    mmf_welch_interval(&st[MMF_BASE], &st[MMF_PATCHED], run->o->alpha, &lo, &hi) ||
+		    (hi - lo) / 2 > run->o->min_change / 2 * fabs(st[MMF_BASE].mean))
+			return false;
+	}
+	return true;
+}
+
 static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_SIDES],
 		       char *err, size_t n)
 {
 	const struct mmf_validate_opts *o = run->o;
 
 	for (int i = 0; i < run->nr_benches; i++) {
-		for (int r = 0; r < o->runs; r++) {
+		int runs = o->runs ? o->runs : AUTO_RUNS_MAX;
+
+		for (int r = 0; r < runs; r++) {
+			if (!o->runs && r >= AUTO_RUNS_MIN && narrow(run, run->benches[i])) {
+				info(o, "%s: intervals narrow enough after %d run(s)",
+				     run->benches[i], r);
+				break;
+			}
 			for (int k = 0; k < MMF_NR_SIDES; k++) {
 				int side = r & 1 ? MMF_NR_SIDES - 1 - k : k;
 				struct strbuf json;
@@ -284,7 +326,7 @@ static int run_guests(struct run *run, char *err, size_t n)
 	int rc;
 
 	for (int s = 0; s < MMF_NR_SIDES; s++)
-		g[s] = side_guest(run, s, &work[s]);
+		g[s] = side_guest(run, s, side_name[s], &work[s]);
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		run_cases(run, s, g[s]);
 	rc = run_benches(run, g, err, n);
@@ -295,27 +337,60 @@ static int run_guests(struct run *run, char *err, size_t n)
 	return rc;
 }
 
+/* The budget ends a campaign of the validation, nothing else. */
+static volatile int never_stop;
+
 static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *err, size_t n)
 {
 	const struct mmf_validate_opts *o = run->o;
-	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes;
+	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes, *weights = NULL;
 	struct mmf_campaign_opts co = {
 		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .out = out, .vms = 1, .mem_mb = 1024, .cpus = 2,
-		.duration_ms = o->budget_ms, .info = o->info,
+		.initrd = run->im[side].initrd, .vmlinux = run->im[side].vmlinux, .out = out,
+		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = o->budget_ms, .stop = &never_stop,
+		.info = o->info,
 	};
+	const char *corpus[2] = { 0 };
 	struct mmf_campaign_stats st;
 	struct mmf_bug *bugs;
-	int nb;
+	bool afl;
+	int nb, rc;
 
-	info(o, "%s: fuzzing for %llds", side_name[side], (long long)o->budget_ms / 1000);
-	if (mmf_campaign_run(&co, &st, err, n)) {
+	/* AFL++ over KCOV where the kernel has it: the patch's code then weighs more. */
+	co.cover = run->im[side].kcov == 1;
+	if (mmf_campaign_engine(&co, NULL, &run->im[side], corpus, &afl, err, n)) {
 		free(out);
 		return -1;
 	}
-	crashes = mmf_xasprintf("%s/crashes", out);
+	if (mmf_mkdir_p(out, 0755)) {
+		snprintf(err, n, "%s: %s", out, strerror(errno));
+		free(out);
+		return -1;
+	}
+	run->r->engine = afl ? "AFL++ over KCOV" : "mmfuzz";
+	if (side == MMF_PATCHED && afl && run->weights) {
+		weights = mmf_xasprintf("%s/weights", out);
+		if (mmf_write_file_atomic(weights, run->weights, strlen(run->weights))) {
+			snprintf(err, n, "%s: %s", weights, strerror(errno));
+			free(weights);
+			free(out);
+			return -1;
+		}
+		co.weights = weights;
+		run->r->changes.cover = true;
+	}
+	info(o, "%s: fuzzing for %llds (%s)", side_name[side], (long long)o->budget_ms / 1000,
+	     run->r->engine);
+	rc = afl ? mmf_afl_campaign_run(&co, &st, err, n) : mmf_campaign_run(&co, &st, err, n);
+	mmf_tally_free(&st.tally);
+	free(weights);
+	if (rc) {
+		free(out);
+		return -1;
+	}
+	crashes = mmf_campaign_store(&co);
 	nb = mmf_store_list(crashes, &bugs);
-	for (int i = 0; i < nb; i++)
+	for (int i = 0; i < nb && *nt < MAX_TITLES; i++)
 		titles[(*nt)++] = mmf_xstrdup(bugs[i].title);
 	if (nb > 0)
 		mmf_bugs_free(bugs, nb);
@@ -324,30 +399,234 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 	return 0;
 }
 
+/* Count, per changed function, the programs whose weighted PCs are in it. */
+static void count_reach(struct run *run)
+{
+	struct mmf_val_changes *c = &run->r->changes;
+	char *path = mmf_xasprintf("%s/fuzz-patched/vm-0/weighted", run->o->out);
+	char *text = mmf_read_file(path, NULL);
+	bool *hit = mmf_xcalloc(c->nr_funcs + 1, sizeof(*hit));
+
+	for (char *l = text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		memset(hit, 0, c->nr_funcs * sizeof(*hit));
+		for (char *p = l; *p && *p != '\n';) {
+			char *end;
+			uint64_t pc = strtoull(p, &end, 16);
+
+			if (end == p)
+				break;
+			for (int k = 0; k < c->nr_funcs; k++)
+				hit[k] |= pc >= c->funcs[k].lo && pc < c->funcs[k].hi;
+			p = end + strspn(end, " ");
+		}
+		for (int k = 0; k < c->nr_funcs; k++)
+			c->funcs[k].programs += hit[k];
+	}
+	free(hit);
+	free(text);
+	free(path);
+}
+
+/* A patched-only title's reproducer on the patched kernel, then it and its mutants on the base. */
+static void confirm(struct run *run, struct mmf_val_finding *f)
+{
+	const struct mmf_validate_opts *o = run->o;
+	struct mmf_repro_ops ops = {
+		.attempts = o->attempts, .min_attempts = 2, .max_steps = 200,
+		.run = mmf_guest_repro_run,
+	};
+	char *dir = NULL, *work[MMF_NR_SIDES] = { 0 }, err[512], *crashes;
+	struct mmf_crash_progs *c = mmf_xcalloc(1, sizeof(*c));
+	struct mmf_repro_result *res = mmf_xcalloc(1, sizeof(*res));
+	struct mmf_guest_repro *g;
+	struct mmf_bug *bugs;
+	int nb;
+
+	f->verdict = "not reproduced";
+	crashes = mmf_xasprintf("%s/fuzz-patched/crashes", o->out);
+	nb = mmf_store_list(crashes, &bugs);
+	for (int i = 0; i < nb && !dir; i++)
+		if (!strcmp(bugs[i].title, f->title))
+			dir = mmf_xasprintf("%s/%s", crashes, bugs[i].name);
+	if (nb > 0)
+		mmf_bugs_free(bugs, nb);
+	if (!dir || mmf_crash_load(dir, c, err, sizeof(err))) {
+		info(o, "'%s': nothing to reproduce from", f->title);
+		goto out;
+	}
+	info(o, "'%s': reproducing on the patched kernel, at most %llds", f->title,
+	     (long long)o->repro_ms / 1000);
+	g = side_guest(run, MMF_PATCHED, "repro-patched", &work[MMF_PATCHED]);
+	ops.ctx = g;
+	ops.deadline_ns = mmf_now_ns() + o->repro_ms * 1000000ull;
+	if (mmf_repro(&ops, c->progs, c->nr, f->title, res) == 0 && res->found) {
+		struct mmf_rand rnd;
+
+		f->repro_hits = res->hits;
+		f->repro_runs = res->runs;
+		if (mmf_crash_save_repro(dir, f->title, res) == 0)
+			f->repro = mmf_xasprintf("%s/repro.prog", dir);
+		mmf_guest_repro_free(g);
+		/*
+		 * The base is called clean only when the reproducer and a few
+		 * slight mutations of it all fail there: a reproducer tuned to
+		 * the patched kernel's timing or layout may miss the base's bug
+		 * by a hair.
+		 */
+		g = side_guest(run, MMF_BASE, "repro-base", &work[MMF_BASE]);
+		mmf_rand_seed(&rnd, 1);
+		for (int m = 0; m <= o->mutants; m++) {
+			struct mmf_prog *p = mmf_xmalloc(res->nr_progs * sizeof(*p));
+
+			memcpy(p, res->progs, res->nr_progs * sizeof(*p));
+			if (m)
+				mmf_prog_mutate(&rnd, &p[res->nr_progs - 1], &res->progs[0]);
+			for (int a = 0; a < o->attempts; a++) {
+				int hit = mmf_guest_repro_run(g, p, res->nr_progs, f->title);
+
+				f->base_hits += hit > 0;
+				f->base_runs += hit >= 0;
+			}
+			free(p);
+		}
+		f->verdict = f->base_hits ? "pre-existing" : "patched-only";
+		info(o, "'%s': %s (patched %d/%d, base %d/%d)", f->title, f->verdict,
+		     f->repro_hits, f->repro_runs, f->base_hits, f->base_runs);
+	} else {
+		info(o, "'%s': no reproducer", f->title);
+	}
+	mmf_guest_repro_free(g);
+	mmf_crash_progs_free(c);
+out:
+	for (int s = 0; s < MMF_NR_SIDES; s++)
+		free(work[s]);
+	free(c);
+	free(res);
+	free(dir);
+	free(crashes);
+}
+
 static int fuzz_both(struct run *run, char *err, size_t n)
 {
-	static char *titles[MMF_NR_SIDES][4096];
+	static char *titles[MMF_NR_SIDES][MAX_TITLES];
 	int nt[MMF_NR_SIDES] = { 0 }, rc = 0;
 	struct mmf_val_result *r = run->r;
 
 	for (int s = 0; s < MMF_NR_SIDES && !rc; s++)
 		rc = fuzz_side(run, s, titles[s], &nt[s], err, n);
 	r->fuzzed = !rc;
-	r->only_patched = mmf_xcalloc(nt[MMF_PATCHED] + 1, sizeof(char *));
-	for (int i = 0; i < nt[MMF_PATCHED]; i++) {
-		bool on_base = false;
+	r->findings = mmf_xcalloc(nt[MMF_PATCHED] + 1, sizeof(*r->findings));
+	for (int i = 0; i < nt[MMF_PATCHED] && !rc; i++) {
+		struct mmf_val_finding *f = &r->findings[r->nr_findings++];
 
+		f->title = mmf_xstrdup(titles[MMF_PATCHED][i]);
 		for (int j = 0; j < nt[MMF_BASE]; j++)
-			on_base |= !strcmp(titles[MMF_BASE][j], titles[MMF_PATCHED][i]);
-		if (!on_base)
-			r->only_patched[r->nr_only_patched++] = mmf_xstrdup(titles[MMF_PATCHED][i]);
+			f->on_base |= !strcmp(titles[MMF_BASE][j], f->title);
+		if (f->on_base)
+			f->verdict = "pre-existing";
+		else
+			confirm(run, f);
 	}
+	if (!rc && r->changes.cover)
+		count_reach(run);
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
 		for (int i = 0; i < nt[s]; i++)
 			free(titles[s][i]);
 	}
 	return rc;
+}
+
+static char *entry_source(const char *file, void *arg)
+{
+	char *path = mmf_xasprintf("%s/source/%s", (const char *)arg, file);
+	char *text = mmf_read_file(path, NULL);
+
+	free(path);
+	return text;
+}
+
+/*
+ * What the patches change, from the build's entry (the patches and the
+ * files they made) and the two vmlinux files; the weights of the patched
+ * kernel's fuzzing: 8 for the changed functions, 2 for the rest of the
+ * patch's files, as syz-diff weighs them.
+ */
+static int patch_changes(struct run *run, char *err, size_t n)
+{
+	struct mmf_val_changes *c = &run->r->changes;
+	char *entry = mmf_xstrdup(run->im[MMF_PATCHED].kernel), *slash = strrchr(entry, '/');
+	char *path, *patches;
+	struct strbuf w;
+	int rc = -1;
+
+	if (slash)
+		*slash = '\0';
+	path = mmf_xasprintf("%s/patches", entry);
+	patches = mmf_read_file(path, NULL);
+	if (!patches) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (mmf_val_changes_parse(patches, entry_source, entry, c, err, n))
+		goto out;
+	run->r->has_changes = true;
+	if (run->im[MMF_BASE].vmlinux && run->im[MMF_PATCHED].vmlinux &&
+	    mmf_val_changes_code(c, run->im[MMF_BASE].vmlinux, run->im[MMF_PATCHED].vmlinux, err, n))
+		goto out;
+	mmf_sb_init(&w);
+	mmf_sb_puts(&w, "# the functions the patch changes, then the rest of its files\n");
+	for (int i = 0; i < c->nr_funcs; i++)
+		if (c->funcs[i].hi)
+			mmf_sb_printf(&w, "8 %llx-%llx\n", (unsigned long long)c->funcs[i].lo,
+				      (unsigned long long)c->funcs[i].hi);
+	for (size_t i = 0; i < c->file_text.n; i++)
+		mmf_sb_printf(&w, "2 %llx-%llx\n", (unsigned long long)c->file_text.v[i].lo,
+			      (unsigned long long)c->file_text.v[i].hi);
+	run->weights = mmf_sb_detach(&w);
+	info(run->o, "the patch changes %d file(s) and %d function(s)", c->nr_files, c->nr_funcs);
+	rc = 0;
+out:
+	free(patches);
+	free(path);
+	free(entry);
+	return rc;
+}
+
+/* The patches, in order, as one file the kernel build applies. */
+static char *write_series(const struct mmf_validate_opts *o, const char *const *patches,
+			  char **names, char *err, size_t n)
+{
+	char *path = mmf_xasprintf("%s/series.patch", o->out);
+	struct strbuf all, nm;
+
+	mmf_sb_init(&all);
+	mmf_sb_init(&nm);
+	for (int i = 0; patches[i]; i++) {
+		size_t len;
+		char *text = mmf_read_file(patches[i], &len);
+
+		if (!text) {
+			snprintf(err, n, "patch %s: %s", patches[i], strerror(errno));
+			mmf_sb_free(&all);
+			mmf_sb_free(&nm);
+			free(path);
+			return NULL;
+		}
+		mmf_sb_add(&all, text, len);
+		if (len && text[len - 1] != '\n')
+			mmf_sb_puts(&all, "\n");
+		mmf_sb_printf(&nm, "%s%s", i ? ", " : "", patches[i]);
+		free(text);
+	}
+	if (mmf_write_file_atomic(path, all.buf ? all.buf : "", all.len)) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	mmf_sb_free(&all);
+	*names = mmf_sb_detach(&nm);
+	return path;
 }
 
 static int kernels(struct run *run, char *err, size_t n)
@@ -357,25 +636,40 @@ static int kernels(struct run *run, char *err, size_t n)
 
 	/* A patch without a tree to apply it to is refused before any side is built. */
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
-		if (o->side[s].patch && (stat(o->side[s].src, &st) || !S_ISDIR(st.st_mode))) {
+		if (o->side[s].patches[0] && (stat(o->side[s].src, &st) || !S_ISDIR(st.st_mode))) {
 			snprintf(err, n, "%s: a patch needs a kernel tree, not %s", side_name[s],
 				 o->side[s].src);
 			return -1;
+		}
+		for (int i = 0; o->side[s].patches[i]; i++) {
+			errno = 0;
+			if (stat(o->side[s].patches[i], &st) || !S_ISREG(st.st_mode)) {
+				snprintf(err, n, "patch %s: %s", o->side[s].patches[i],
+					 errno ? strerror(errno) : "not a file");
+				return -1;
+			}
 		}
 	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		const char *src = o->side[s].src;
 		struct mmf_guest_repro_opts go = { 0 };
-		char *kernel = NULL;
+		char *kernel = NULL, *series = NULL;
+		uint64_t t0 = mmf_now_ns();
 		int r;
 
+		if (o->side[s].patches[0]) {
+			series = write_series(o, o->side[s].patches, &run->r->patches, err, n);
+			if (!series)
+				return -1;
+		}
 		if (strcmp(src, "debian") && strcmp(src, "default")) {
-			info(o, "%s: kernel from %s%s%s", side_name[s], src,
-			     o->side[s].patch ? " with " : "",
-			     o->side[s].patch ? o->side[s].patch : "");
-			kernel = mmf_vm_kernel_of(o->arch, src, o->side[s].patch, err, n);
+			info(o, "%s: kernel from %s%s%s", side_name[s], src, series ? " with " : "",
+			     series ? run->r->patches : "");
+			kernel = mmf_vm_kernel_of(o->arch, src, series, err, n);
+			free(series);
 			if (!kernel)
 				return -1;
+			info(o, "%s: kernel ready in %.0fs", side_name[s], (mmf_now_ns() - t0) / 1e9);
 		}
 		r = mmf_guest_repro_setup(&go, o->arch->name, kernel ? kernel : src, NULL,
 					  &run->im[s], err, n);
@@ -419,7 +713,8 @@ static int write_verdict(const struct mmf_validate_opts *o, const struct mmf_val
 
 int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 {
-	struct mmf_val_result r = { 0 };
+	struct mmf_val_result r = { .budget_ms = o->budget_ms, .attempts = o->attempts,
+				    .tested_by = o->tested_by };
 	struct run run = { .o = o, .r = &r };
 	int rc = -1;
 
@@ -429,6 +724,8 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	}
 	if (pick_benches(&run, err, n) || (o->store && store_cases(&run, err, n)) ||
 	    (o->corpus && corpus_cases(&run, err, n)) || kernels(&run, err, n))
+		goto out;
+	if (o->side[MMF_PATCHED].patches[0] && patch_changes(&run, err, n))
 		goto out;
 	if (run_guests(&run, err, n))
 		goto out;
@@ -445,7 +742,7 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	mmf_val_judge(&r, o->alpha, o->min_change);
 	if (write_verdict(o, &r, err, n))
 		goto out;
-	rc = r.regressions > 0;
+	rc = r.regressions > 0 ? MMF_EXIT_FOUND : MMF_EXIT_CLEAN;
 out:
 	for (int i = 0; i < run.nr_samples; i++) {
 		free(run.samples[i].m);
@@ -458,6 +755,7 @@ out:
 	free(run.progs);
 	free(run.nr_progs);
 	free(run.benches);
+	free(run.weights);
 	mmf_val_free(&r);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "util/focus.h"
 #include "util/util.h"
 #include "vm/vm.h"
 
@@ -22,7 +23,7 @@ enum { MMF_BASE, MMF_PATCHED, MMF_NR_SIDES };
 
 struct mmf_validate_side {
 	const char *src;	/* kernel image, or kernel tree to build */
-	const char *patch;	/* applied to a copy of the tree, NULL: none */
+	const char *patches[9];	/* applied in order to a copy of the tree, NULL-ended */
 	const char *append;	/* more kernel command line, NULL: none */
 	const char *guest_args[8];	/* more options of the guest's server */
 };
@@ -33,9 +34,12 @@ struct mmf_validate_opts {
 	const char *store;	/* crash store whose reproducers run, NULL: none */
 	const char *corpus;	/* directory of .mmf programs, NULL: none */
 	const char *benches;	/* "all", "none" or NAME,NAME... */
-	int runs;		/* benchmark runs per kernel */
+	int runs;		/* benchmark runs per kernel; 0: until the intervals are narrow */
 	int attempts;		/* runs per reproducer and program per kernel */
 	int64_t budget_ms;	/* fuzzing per kernel, 0: none */
+	int64_t repro_ms;	/* reproducing a patched-only title on the patched kernel, at most */
+	int mutants;		/* mutated reproducers tried on the base besides the reproducer */
+	const char *tested_by;	/* the Tested-by: line's "Name <address>" */
 	double alpha;		/* family-wise significance level */
 	double min_change;	/* smaller relative changes are noise */
 	const char *out;	/* guests' consoles, campaigns, verdict.{txt,json} */
@@ -56,6 +60,52 @@ double mmf_ibeta(double a, double b, double x);
  */
 double mmf_welch_p(const struct mmf_stats *a, const struct mmf_stats *b);
 
+/* The t with two-sided tail p of Student's t with df degrees of freedom. */
+double mmf_t_quantile(double df, double p);
+/*
+ * The 1 - alpha confidence interval of b's mean minus a's (Welch): 0, or
+ * -1 with fewer than 2 samples a side.
+ */
+int mmf_welch_interval(const struct mmf_stats *a, const struct mmf_stats *b, double alpha,
+		       double *lo, double *hi);
+
+/* ---- what the patch changes (changes.c) -------------------------------- */
+
+struct mmf_val_func {
+	char *file, *name;
+	bool init;		/* declared __init: runs only at boot */
+	bool diff;		/* lines of the diff are in it */
+	bool code;		/* its code differs between the two kernels */
+	uint64_t lo, hi;	/* where it is in the patched kernel's text; 0, 0: nowhere */
+	int programs;		/* fuzzing programs that reached it */
+};
+
+struct mmf_val_changes {
+	char **files;
+	int nr_files;
+	struct mmf_val_func *funcs;
+	int nr_funcs;
+	struct mmf_focus file_text;	/* the text of the patch's files in the patched kernel */
+	bool cover;		/* fuzzing recorded coverage: programs is known */
+};
+
+/*
+ * The files and functions a series of unified diffs (patches, in order)
+ * changes; source(file, arg) gives the text of file after the series
+ * (malloc'ed; NULL: unknown, then its functions are not known from the
+ * diff). 0, or -1 with a one-line reason in err[n].
+ */
+int mmf_val_changes_parse(const char *patches, char *(*source)(const char *file, void *arg),
+			  void *arg, struct mmf_val_changes *c, char *err, size_t n);
+/*
+ * Add the functions whose size differs between the base and the patched
+ * vmlinux or that only the patched one has, and where every changed
+ * function and the patch's files are in the patched text. 0 or -1, err.
+ */
+int mmf_val_changes_code(struct mmf_val_changes *c, const char *base, const char *patched,
+			 char *err, size_t n);
+void mmf_val_changes_free(struct mmf_val_changes *c);
+
 /* ---- verdict (verdict.c) ---------------------------------------------- */
 
 struct mmf_val_case {
@@ -71,19 +121,46 @@ struct mmf_val_metric {
 	bool higher_is_better;
 	struct mmf_stats st[MMF_NR_SIDES];
 	double p, change;	/* change: patched mean / base mean - 1 */
+	double lo, hi;		/* its 1 - alpha confidence interval (of the means' difference / base mean) */
+	bool has_interval;
 	const char *verdict;	/* better, worse, noise */
+};
+
+/*
+ * A title of the fuzzing. syz-diff's rules: patched-only when seen on the
+ * patched kernel, never on the base in the same budget, reproduced on the
+ * patched kernel, and neither the reproducer nor its mutants bring it
+ * back on the base; pre-existing when the base gave it too.
+ */
+struct mmf_val_finding {
+	char *title;
+	const char *verdict;	/* patched-only, pre-existing, not reproduced */
+	bool on_base;		/* the base's fuzzing found it too */
+	int repro_hits, repro_runs;	/* the reproducer on the patched kernel */
+	int base_hits, base_runs;	/* it and its mutants on the base */
+	char *repro;		/* the reproducer's repro.prog, NULL: none */
 };
 
 struct mmf_val_result {
 	char *kernel[MMF_NR_SIDES];
+	/* what was tested, for the reply */
+	char *patches;		/* the patches' names, NULL: two kernels given */
+	const char *engine;	/* the fuzzing engine */
+	int64_t budget_ms;
+	int runs, attempts;
+	double alpha;		/* of the intervals and the tests */
+	bool has_changes;
+	struct mmf_val_changes changes;
+	struct mmf_val_finding *findings;
+	int nr_findings;
+	const char *tested_by;
 	int nr_cases, nr_metrics;
 	struct mmf_val_case *cases;
 	struct mmf_val_metric *metrics;
 	bool fuzzed;
 	int nr_titles[MMF_NR_SIDES];
-	char **only_patched;	/* titles the patched kernel gave and the base did not */
-	int nr_only_patched;
-	int regressions;	/* cases, worse metrics and new titles */
+	int regressions;	/* cases, worse metrics and patched-only findings */
+	int unconfirmed;	/* patched only, not reproduced: no Tested-by */
 };
 
 /* Judge cases and metrics (Holm-Bonferroni over the metrics); count regressions. */

@@ -28,7 +28,12 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 	struct mmf_val_metric **order = mmf_xcalloc(r->nr_metrics + 1, sizeof(*order));
 	bool rejecting = true;
 
-	r->regressions = r->nr_only_patched;
+	r->alpha = alpha;
+	r->regressions = r->unconfirmed = 0;
+	for (int i = 0; i < r->nr_findings; i++) {
+		r->regressions += !strcmp(r->findings[i].verdict, "patched-only");
+		r->unconfirmed += !strcmp(r->findings[i].verdict, "not reproduced");
+	}
 	for (int i = 0; i < r->nr_cases; i++) {
 		r->cases[i].verdict = case_verdict(&r->cases[i]);
 		r->regressions += !strcmp(r->cases[i].verdict, "regression");
@@ -39,6 +44,14 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 
 		m->p = mmf_welch_p(&m->st[MMF_BASE], &m->st[MMF_PATCHED]);
 		m->change = base != 0 ? pat / base - 1 : pat != 0 ? INFINITY : 0;
+		/* Relative to the base's mean, taken as known: a first-order interval. */
+		m->has_interval = base != 0 && !mmf_welch_interval(&m->st[MMF_BASE],
+								   &m->st[MMF_PATCHED], alpha,
+								   &m->lo, &m->hi);
+		if (m->has_interval) {
+			m->lo /= fabs(base);
+			m->hi /= fabs(base);
+		}
 		m->verdict = "noise";
 		order[i] = m;
 	}
@@ -61,13 +74,84 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 	free(order);
 }
 
+/* How many of the changed functions fuzzing reached, and which it did not. */
+static void text_changes(const struct mmf_val_result *r, struct strbuf *sb)
+{
+	const struct mmf_val_changes *c = &r->changes;
+	int reached = 0, programs = 0;
+
+	mmf_sb_printf(sb, "\nWhat the patch changes: %d file(s)", c->nr_files);
+	for (int i = 0; i < c->nr_files; i++)
+		mmf_sb_printf(sb, "%s%s", i ? ", " : ": ", c->files[i]);
+	for (int i = 0; i < c->nr_funcs; i++) {
+		reached += c->funcs[i].programs > 0;
+		programs += c->funcs[i].programs;
+	}
+	mmf_sb_printf(sb, "\n  %d function(s) changed", c->nr_funcs);
+	if (c->cover && r->fuzzed)
+		mmf_sb_printf(sb, "; fuzzing reached %d, in %d program(s)", reached, programs);
+	else if (r->fuzzed)
+		mmf_sb_puts(sb, "; reach unknown (the patched kernel has no KCOV)");
+	mmf_sb_puts(sb, "\n");
+	for (int i = 0; i < c->nr_funcs; i++) {
+		const struct mmf_val_func *f = &c->funcs[i];
+		const char *how = f->diff && f->code ? "diff, code" : f->diff ? "diff" : "code";
+
+		if (c->cover && r->fuzzed)
+			mmf_sb_printf(sb, "  %-12s", f->programs ? "reached" : "not reached");
+		else
+			mmf_sb_puts(sb, "  ");
+		mmf_sb_printf(sb, " %s (%s; %s)", f->name, f->file, how);
+		if (f->programs)
+			mmf_sb_printf(sb, ", %d program(s)", f->programs);
+		if (f->init)
+			mmf_sb_puts(sb, ", init code: runs only at boot");
+		else if (!f->hi)
+			mmf_sb_puts(sb, ", no code of its own in the kernel text (inlined?)");
+		mmf_sb_puts(sb, "\n");
+	}
+}
+
+static void text_findings(const struct mmf_val_result *r, struct strbuf *sb)
+{
+	mmf_sb_printf(sb, "\nFuzzing, %llds per kernel (%s): %d title(s) on base, %d on patched\n",
+		  (long long)r->budget_ms / 1000, r->engine ? r->engine : "mmfuzz",
+		  r->nr_titles[0], r->nr_titles[1]);
+	for (int i = 0; i < r->nr_findings; i++) {
+		const struct mmf_val_finding *f = &r->findings[i];
+
+		mmf_sb_printf(sb, "  %-14s %s\n", f->verdict, f->title);
+		if (f->on_base)
+			mmf_sb_puts(sb, "                 seen while fuzzing both kernels\n");
+		else if (f->repro)
+			mmf_sb_printf(sb, "                 reproduced on patched %d/%d; on base, the"
+				  " reproducer and its mutants %d/%d\n                 reproducer: %s\n",
+				  f->repro_hits, f->repro_runs, f->base_hits, f->base_runs, f->repro);
+		else
+			mmf_sb_puts(sb, "                 seen on patched only; no reproducer was found\n");
+	}
+}
+
 void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 {
 	static const char *const side[] = { "base", "patched" };
 
-	mmf_sb_printf(sb, "mmfuzz validate: %s\n\n", r->regressions ? "REGRESSED" : "no regression");
+	mmf_sb_printf(sb, "mmfuzz validate: %s\n\n", r->regressions ? "REGRESSED" :
+		      r->unconfirmed ? "no regression confirmed" : "no regression");
+	mmf_sb_puts(sb, "What was tested:\n");
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		mmf_sb_printf(sb, "  %-8s %s\n", side[s], r->kernel[s]);
+	if (r->patches)
+		mmf_sb_printf(sb, "  %-8s %s\n", "patches", r->patches);
+	mmf_sb_printf(sb, "  %d run(s) of each reproducer and program per kernel", r->attempts);
+	if (r->nr_metrics)
+		mmf_sb_printf(sb, ", %d benchmark run(s) per kernel, the kernels in turn",
+			      r->metrics[0].st[0].n);
+	if (r->fuzzed)
+		mmf_sb_printf(sb, ", %llds of fuzzing per kernel", (long long)r->budget_ms / 1000);
+	mmf_sb_puts(sb, "\n");
+	if (r->has_changes)
+		text_changes(r, sb);
 	if (r->nr_cases) {
 		mmf_sb_puts(sb, "\nReproducers and programs (hits/runs):\n");
 		for (int i = 0; i < r->nr_cases; i++) {
@@ -78,23 +162,26 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 		}
 	}
 	if (r->nr_metrics) {
-		mmf_sb_puts(sb, "\nBenchmarks (mean +- stddev, n; Welch's t-test):\n");
+		mmf_sb_printf(sb, "\nBenchmarks (mean +- stddev; the change with its %.0f%% interval;"
+			      " Welch's t-test):\n", 100 * (1 - r->alpha));
 		for (int i = 0; i < r->nr_metrics; i++) {
 			const struct mmf_val_metric *m = &r->metrics[i];
+			char ci[48] = "";
 
+			if (m->has_interval)
+				snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", 100 * m->lo,
+					 100 * m->hi);
 			mmf_sb_printf(sb, "  %-14s %-20s base %10.2f +- %-8.2f patched %10.2f +- %-8.2f"
-				  " %s %+6.1f%%  p=%.3g  %s\n", m->bench, m->name,
+				  " %s %+6.1f%%%s  p=%.3g  %s\n", m->bench, m->name,
 				  m->st[0].mean, m->st[0].stddev, m->st[1].mean, m->st[1].stddev,
-				  m->unit, 100 * m->change, m->p, m->verdict);
+				  m->unit, 100 * m->change, ci, m->p, m->verdict);
 		}
 	}
-	if (r->fuzzed) {
-		mmf_sb_printf(sb, "\nFuzzing, same budget: %d title(s) on base, %d on patched,"
-			  " %d on patched only\n", r->nr_titles[0], r->nr_titles[1],
-			  r->nr_only_patched);
-		for (int i = 0; i < r->nr_only_patched; i++)
-			mmf_sb_printf(sb, "  %s\n", r->only_patched[i]);
-	}
+	if (r->fuzzed)
+		text_findings(r, sb);
+	/* A Tested-by: vouches for the patch: only when nothing regressed or is in doubt. */
+	if (!r->regressions && !r->unconfirmed && r->tested_by)
+		mmf_sb_printf(sb, "\nTested-by: %s\n", r->tested_by);
 }
 
 void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
@@ -129,20 +216,47 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 			mmf_sb_printf(sb, ",\"%s\":{\"n\":%d,\"mean\":%.6g,\"stddev\":%.6g,"
 				  "\"median\":%.6g}", s ? "patched" : "base", m->st[s].n,
 				  m->st[s].mean, m->st[s].stddev, m->st[s].median);
-		mmf_sb_printf(sb, ",\"change\":%.6g,\"p\":%.6g,\"verdict\":",
+		mmf_sb_printf(sb, ",\"change\":%.6g,\"p\":%.6g,",
 			  isfinite(m->change) ? m->change : 1e308, m->p);
+		if (m->has_interval)
+			mmf_sb_printf(sb, "\"interval\":[%.6g,%.6g],", m->lo, m->hi);
+		mmf_sb_puts(sb, "\"verdict\":");
 		mmf_sb_json_str(sb, m->verdict);
 		mmf_sb_puts(sb, "}");
 	}
 	mmf_sb_printf(sb, "],\"fuzzed\":%s,\"titles\":{\"base\":%d,\"patched\":%d},"
-		  "\"only_patched\":[", r->fuzzed ? "true" : "false", r->nr_titles[0],
+		  "\"findings\":[", r->fuzzed ? "true" : "false", r->nr_titles[0],
 		  r->nr_titles[1]);
-	for (int i = 0; i < r->nr_only_patched; i++) {
+	for (int i = 0; i < r->nr_findings; i++) {
+		const struct mmf_val_finding *f = &r->findings[i];
+
+		mmf_sb_puts(sb, i ? ",{\"title\":" : "{\"title\":");
+		mmf_sb_json_str(sb, f->title);
+		mmf_sb_puts(sb, ",\"verdict\":");
+		mmf_sb_json_str(sb, f->verdict);
+		mmf_sb_printf(sb, ",\"on_base\":%s,\"repro\":{\"hits\":%d,\"runs\":%d},"
+			  "\"base\":{\"hits\":%d,\"runs\":%d}}", f->on_base ? "true" : "false",
+			  f->repro_hits, f->repro_runs, f->base_hits, f->base_runs);
+	}
+	mmf_sb_puts(sb, "],\"changes\":{\"files\":[");
+	for (int i = 0; i < r->changes.nr_files; i++) {
 		if (i)
 			mmf_sb_puts(sb, ",");
-		mmf_sb_json_str(sb, r->only_patched[i]);
+		mmf_sb_json_str(sb, r->changes.files[i]);
 	}
-	mmf_sb_puts(sb, "]}\n");
+	mmf_sb_printf(sb, "],\"cover\":%s,\"functions\":[", r->changes.cover ? "true" : "false");
+	for (int i = 0; i < r->changes.nr_funcs; i++) {
+		const struct mmf_val_func *f = &r->changes.funcs[i];
+
+		mmf_sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
+		mmf_sb_json_str(sb, f->name);
+		mmf_sb_puts(sb, ",\"file\":");
+		mmf_sb_json_str(sb, f->file);
+		mmf_sb_printf(sb, ",\"diff\":%s,\"code\":%s,\"init\":%s,\"programs\":%d}",
+			  f->diff ? "true" : "false", f->code ? "true" : "false",
+			  f->init ? "true" : "false", f->programs);
+	}
+	mmf_sb_puts(sb, "]}}\n");
 }
 
 void mmf_val_free(struct mmf_val_result *r)
@@ -151,12 +265,16 @@ void mmf_val_free(struct mmf_val_result *r)
 		free(r->cases[i].name);
 		free(r->cases[i].title);
 	}
-	for (int i = 0; i < r->nr_only_patched; i++)
-		free(r->only_patched[i]);
+	for (int i = 0; i < r->nr_findings; i++) {
+		free(r->findings[i].title);
+		free(r->findings[i].repro);
+	}
+	mmf_val_changes_free(&r->changes);
+	free(r->patches);
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		free(r->kernel[s]);
 	free(r->cases);
 	free(r->metrics);
-	free(r->only_patched);
+	free(r->findings);
 	memset(r, 0, sizeof(*r));
 }

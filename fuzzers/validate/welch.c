@@ -63,3 +63,41 @@ double mmf_welch_p(const struct mmf_stats *a, const struct mmf_stats *b)
 	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return mmf_ibeta(df / 2, 0.5, df / (df + t * t));
 }
+
+double mmf_t_quantile(double df, double p)
+{
+	double lo = 0, hi = 1e6;
+
+	/* The two-sided tail I_{df/(df+t^2)}(df/2, 1/2) falls as t grows. */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double t = (lo + hi) / 2;
+
+		if (mmf_ibeta(df / 2, 0.5, df / (df + t * t)) > p)
+			lo = t;
+		else
+			hi = t;
+	}
+	return (lo + hi) / 2;
+}
+
+int mmf_welch_interval(const struct mmf_stats *a, const struct mmf_stats *b, double alpha,
+		       double *lo, double *hi)
+{
+	double va, vb, se2, df, q, d;
+
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	d = b->mean - a->mean;
+	if (se2 == 0) {
+		*lo = *hi = d;
+		return 0;
+	}
+	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	q = mmf_t_quantile(df, alpha);
+	*lo = d - q * sqrt(se2);
+	*hi = d + q * sqrt(se2);
+	return 0;
+}

@@ -298,12 +298,37 @@ static void test_site_of(void)
 	CHECK(!mmf_sym_site_of(&s, 0x100) && !mmf_sym_site_of(&s, 0x300), "found a non-site");
 }
 
+
+static void test_weights(void)
+{
+	struct mmf_focus_weights w;
+	char err[128] = "";
+
+	CHECK(!mmf_focus_weights_parse("# the patch\n8 1000-1100\n2 1000-2000\n8 3000-3010\n", &w,
+				       err, sizeof(err)), "parse: %s", err);
+	CHECK(w.n == 2, "two weights: %d", w.n);
+	CHECK(mmf_focus_weight(&w, 0x1050) == 8, "the larger weight wins where both are");
+	CHECK(mmf_focus_weight(&w, 0x1500) == 2 && mmf_focus_weight(&w, 0x3005) == 8,
+	      "each range its own weight");
+	CHECK(mmf_focus_weight(&w, 0x2000) == 1 && mmf_focus_weight(&w, 0x10) == 1,
+	      "outside: weight 1");
+	mmf_focus_weights_free(&w);
+	CHECK(mmf_focus_weights_parse("1 1000-2000\n", &w, err, sizeof(err)) == -1 &&
+	      strstr(err, "line 1"), "weight 1 is no weight: %s", err);
+	CHECK(mmf_focus_weights_parse("8 2000-1000\n", &w, err, sizeof(err)) == -1,
+	      "an empty range");
+	CHECK(mmf_focus_weights_parse("2 1-2\n3 1-2\n4 1-2\n5 1-2\n6 1-2\n", &w, err,
+				      sizeof(err)) == -1 && strstr(err, "line 5"),
+	      "at most %d weights: %s", MMF_FOCUS_WEIGHTS, err);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(test_merge),
 	TAP_TEST(test_has),
 	TAP_TEST(test_minus),
 	TAP_TEST(test_text),
 	TAP_TEST(test_text_bad),
+	TAP_TEST(test_weights),
 	TAP_TEST(test_pcs),
 	TAP_TEST(test_pcs_bad),
 	TAP_TEST(test_pcs_read),

@@ -101,10 +101,128 @@ static void test_judge(void)
 	mmf_sb_free(&sb);
 }
 
+
+/* mm/x.c after the series below, in the kernel's style. */
+static const char x_after[] =
+	"#include <linux/mm.h>\n"			/* 1 */
+	"\n"
+	"static int __init x_init(void)\n"		/* 3 */
+	"{\n"
+	"\treturn 1;\n"
+	"}\n"						/* 6 */
+	"\n"
+	"static struct x_ops ops = {\n"			/* 8: not a function */
+	"\t.f = 1,\n"
+	"};\n"
+	"\n"
+	"unsigned long\n"				/* 12: patch 1, at 10 before patch 2 */
+	"x_count(struct page *page,\n"
+	"\tint nr)\n"
+	"{\n"
+	"\tint a = 2;\n"
+	"\treturn a + nr;\n"
+	"}\n"						/* 18 */
+	"\n"
+	"SYSCALL_DEFINE2(xcall, int, a, int, b)\n"	/* 20 */
+	"{\n"
+	"\treturn a;\n"
+	"}\n"						/* 23 */
+	"\n"
+	"static void x_untouched(void)\n"		/* 25 */
+	"{\n"
+	"}\n";
+
+/*
+ * Patch 1 changes x_count; patch 2, after it, adds two lines to x_init
+ * (moving x_count down) and removes a line of the syscall.
+ */
+static const char x_series[] =
+	"--- a/mm/x.c\n"
+	"+++ b/mm/x.c\n"
+	"@@ -10,2 +10,2 @@\n"
+	"-unsigned int\n"
+	"+unsigned long\n"
+	" x_count(struct page *page,\n"
+	"diff --git a/mm/x.c b/mm/x.c\n"
+	"--- a/mm/x.c\n"
+	"+++ b/mm/x.c\n"
+	"@@ -3,2 +3,4 @@\n"
+	" static int __init x_init(void)\n"
+	" {\n"
+	"+\n"
+	"+\n"
+	"@@ -19,4 +21,3 @@\n"
+	" {\n"
+	"-\tb++;\n"
+	" \treturn a;\n"
+	" }\n"
+	"--- a/Documentation/x.rst\n"
+	"+++ b/Documentation/x.rst\n"
+	"@@ -1 +1 @@\n"
+	"-old\n"
+	"+new\n";
+
+static char *x_source(const char *file, void *arg)
+{
+	(void)arg;
+	return strcmp(file, "mm/x.c") ? NULL : strdup(x_after);
+}
+
+static void test_changes(void)
+{
+	static const struct {
+		const char *name;
+		bool init;
+	} want[] = { { "x_count", false }, { "x_init", true }, { "__do_sys_xcall", false } };
+	struct mmf_val_changes c;
+	char err[256] = "";
+	int rc = mmf_val_changes_parse(x_series, x_source, NULL, &c, err, sizeof(err));
+
+	CHECK(rc == 0, "parse: %s", err);
+	if (rc)
+		return;
+	CHECK(c.nr_files == 2 && !strcmp(c.files[0], "mm/x.c") &&
+	      !strcmp(c.files[1], "Documentation/x.rst"), "files: %d", c.nr_files);
+	CHECK(c.nr_funcs == 3, "3 functions changed, not the struct or x_untouched: %d",
+	      c.nr_funcs);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		bool found = false;
+
+		for (int k = 0; k < c.nr_funcs; k++)
+			if (!strcmp(c.funcs[k].name, want[i].name))
+				found = c.funcs[k].diff && c.funcs[k].init == want[i].init;
+		CHECK(found, "%s changed%s", want[i].name, want[i].init ? ", init" : "");
+	}
+	mmf_val_changes_free(&c);
+
+	CHECK(mmf_val_changes_parse("--- a/mm/x.c\n+++ b/mm/x.c\n@@ -1,3 +1,3 @@\n x\n", x_source,
+				    NULL, &c, err, sizeof(err)) == -1 && strstr(err, "cut short"),
+	      "a truncated hunk: %s", err);
+	CHECK(mmf_val_changes_parse("hello\n", x_source, NULL, &c, err, sizeof(err)) == -1 &&
+	      strstr(err, "no file"), "not a diff: %s", err);
+}
+
+static void test_interval(void)
+{
+	struct mmf_stats a = st(6, 10, 1), b = st(6, 12, 1);
+	double lo, hi, half = 2.228 * sqrt(2.0 / 6);
+
+	CHECK(fabs(mmf_t_quantile(10, 0.05) - 2.228) < 0.001, "t(0.975, 10) = 2.228: %g",
+	      mmf_t_quantile(10, 0.05));
+	CHECK(fabs(mmf_t_quantile(1e6, 0.05) - 1.960) < 0.001, "t -> z for large df");
+	CHECK(!mmf_welch_interval(&a, &b, 0.05, &lo, &hi), "an interval of 6 and 6");
+	CHECK(fabs(lo - (2 - half)) < 0.002 && fabs(hi - (2 + half)) < 0.002,
+	      "2 +- t * se: [%g, %g]", lo, hi);
+	a.n = 1;
+	CHECK(mmf_welch_interval(&a, &b, 0.05, &lo, &hi) == -1, "none with one sample");
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(test_ibeta),
 	TAP_TEST(test_welch),
 	TAP_TEST(test_judge),
+	TAP_TEST(test_interval),
+	TAP_TEST(test_changes),
 };
 
 int main(void)
