@@ -44,8 +44,6 @@ struct mmf_text_funcs {
 
 /* The table the focus is made of (cached); 0, or -1 with err[n]. */
 int mmf_text_funcs_load(const char *vmlinux, struct mmf_text_funcs *t, char *err, size_t n);
-/* The function pc is in, NULL if none. */
-const struct mmf_text_func *mmf_text_funcs_find(const struct mmf_text_funcs *t, uint64_t pc);
 void mmf_text_funcs_free(struct mmf_text_funcs *t);
 
 /* PCs as KCOV_TRACE_PC records them: return addresses of the callback. */

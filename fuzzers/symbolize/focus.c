@@ -479,21 +479,6 @@ int mmf_text_funcs_load(const char *vmlinux, struct mmf_text_funcs *t, char *err
 	return 0;
 }
 
-const struct mmf_text_func *mmf_text_funcs_find(const struct mmf_text_funcs *t, uint64_t pc)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && pc < t->v[lo - 1].hi ? &t->v[lo - 1] : NULL;
-}
-
 void mmf_text_funcs_free(struct mmf_text_funcs *t)
 {
 	free(t->v);
