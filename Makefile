@@ -21,7 +21,7 @@ SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
 	   validate nightly
-CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c)
+CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c) fuzzers/util/racesync.h
 LIB_SRC	:= $(filter-out $(CS_RUNTIME),$(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c \
 	   fuzzers/$(l)/*/*.c))) $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
@@ -79,7 +79,7 @@ $(O)/csource-runtime.c: $(CS_RUNTIME)
 	@{ echo '/* Made by the Makefile from fuzzers/csource/runtime/. */'; \
 	echo '#include "csource/runtime.h"'; \
 	for f in $(CS_RUNTIME); do \
-		echo; echo "const char mmf_rt_$$(basename $$f .c)[] ="; \
+		echo; echo "const char mmf_rt_$$(basename $$f | sed 's/\..*//')[] ="; \
 		sed -e '1{/SPDX-License-Identifier/d}' -e 's/[\\"]/\\&/g' \
 		    -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
 		echo '	;'; \
@@ -215,10 +215,11 @@ fuzz-self: afl
 .PHONY: afl fuzz-self
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
-# linux-source-6.12), PATCHES=patches to apply to it. See README.md, "Kernels".
+# linux-source-6.12), PATCHES=patches to apply to it, FLAVOUR=kcsan for KCSAN
+# in place of KASAN. See README.md, "Kernels".
 ARCH	?= x86_64
 kernel:
-	@scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
+	@FLAVOUR="$(FLAVOUR)" scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
 .PHONY: kernel
 
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)

@@ -1,12 +1,15 @@
 #!/bin/bash
 # Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC
-# [PATCH...]] (make kernel ARCH=x86_64|arm64 [KSRC=path] [PATCHES=...]).
+# [PATCH...]] (make kernel ARCH=x86_64|arm64 [KSRC=path] [PATCHES=...]
+# [FLAVOUR=kcsan]).
 #
 # The tree built is a hard-linked copy of KSRC with kvm/patches/*.patch
 # (the fuzzing kernel's own) and then PATCH... applied (scripts/work-tree.sh);
 # KSRC itself is never written.
 # The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
-# merged by the kernel's own merge_config.sh. Without KSRC the source is
+# merged by the kernel's own merge_config.sh; FLAVOUR=NAME adds
+# kvm/config/NAME.config last (kcsan: KCSAN in place of KASAN), and the
+# entry keeps the name in a file "flavour". Without KSRC the source is
 # Debian's linux-source-6.12, unpacked once into the cache. The result goes
 # to $MMFUZZ_CACHE/kernel/<arch>-<version>-<tree hash>-<config hash>/, built
 # in a temporary directory and renamed into place, so an entry is either
@@ -104,6 +107,12 @@ treehash=$({ printf '%s' "$treeid"; cat "${patches[@]}"; } | sha256sum | cut -c1
 
 frags=("$top/kvm/config/base.config" "$top/kvm/config/debug.config")
 [ -f "$top/kvm/config/$arch.config" ] && frags+=("$top/kvm/config/$arch.config")
+flavour=${FLAVOUR:-}
+case $flavour in
+'') ;;
+kcsan) frags+=("$top/kvm/config/$flavour.config") ;;
+*) die "FLAVOUR must be kcsan or empty, not '$flavour'" ;;
+esac
 # The key is what merge_config.sh makes of the fragments (the last value
 # of each option wins), not their text: comments and moves cost no build.
 cfghash=$({
@@ -113,7 +122,7 @@ cfghash=$({
 	"${cross}gcc" --version | head -n1	# another compiler is another kernel
 } | sha256sum | cut -c1-12)
 
-key=$arch-$version-$treehash-$cfghash
+key=$arch${flavour:+-$flavour}-$version-$treehash-$cfghash
 entry=$cache/kernel/$key
 if [ -f "$entry/$iname" ] && [ -f "$entry/vmlinux" ]; then
 	echo "build-kernel: cache hit, nothing to build" >&2
@@ -123,7 +132,8 @@ fi
 
 # One build per object directory (and its work tree) at a time; a second
 # waits, then finds the entry the first made.
-srcid=$arch-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
+# A flavour has objects of its own: switching back costs no rebuild.
+srcid=$arch${flavour:+-$flavour}-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
 objdir=$cache/obj/$srcid
 mkdir -p "$objdir" "$cache/work"
 exec 9>"$objdir.lock"
@@ -169,6 +179,7 @@ cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$t
 	# A kernel with patches of the caller's is never "the newest fuzzing
 	# kernel" that campaigns boot by default.
 	{ [ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >"$tmp/patches"; } &&
+	{ [ -z "$flavour" ] || echo "$flavour" >"$tmp/flavour"; } &&
 	# What the caller's patches made of the files they touch, for the
 	# functions they change (mmfuzz validate).
 	sed -n 's|^+++ [^/	]*/\([^	 ]*\).*|\1|p' "${extra[@]}" /dev/null | sort -u |

@@ -31,6 +31,16 @@ static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+/* How the parties of a racing round met. */
+static void print_round(const struct mmf_race_round *rr)
+{
+	printf("    race at %d, round %d: delay %lld ns, released within %lld ns, CPUs",
+	       rr->race, rr->round + 1, (long long)rr->delay_ns, (long long)rr->spread_ns);
+	for (int k = 0; k < rr->parties; k++)
+		printf("%c%d", k ? ',' : ' ', rr->cpu[k]);
+	printf("\n");
+}
+
 static void print_result(const struct mmf_prog *p, const struct mmf_call_result *c)
 {
 	struct strbuf sb;
@@ -224,6 +234,8 @@ int cmd_exec(int argc, char **argv)
 		       mmf_run_status_name(r.status), r.nr_results, r.swapped, r.ns / 1e9);
 		for (int k = 0; !quiet && k < r.nr_results; k++)
 			print_result(&progs[i], &r.results[k]);
+		for (int k = 0; !quiet && k < r.nr_rounds; k++)
+			print_round(&r.rounds[k]);
 		for (int k = 0; k < r.nr_reports; k++)
 			printf("REPORT: %s\n%s\n", r.reports[k].title, r.reports[k].body);
 		reports += r.nr_reports;

@@ -25,11 +25,12 @@ static const char *const guard_name[] = {
 };
 
 /* The runtime of the blocks that have one. */
-static const char *const block_runtime[] = {
-	[MMF_BLOCK_FORK] = mmf_rt_fork,
-	[MMF_BLOCK_THREAD] = mmf_rt_thread,
-	[MMF_BLOCK_END] = NULL,
-	[MMF_BLOCK_JOIN] = NULL,
+static const char *const block_runtime[][2] = {
+	[MMF_BLOCK_FORK] = { mmf_rt_fork },
+	[MMF_BLOCK_THREAD] = { mmf_rt_thread },
+	[MMF_BLOCK_END] = { NULL },
+	[MMF_BLOCK_JOIN] = { NULL },
+	[MMF_BLOCK_RACE] = { mmf_rt_racesync, mmf_rt_race },
 };
 
 /* Text inside a C comment: nothing may close it. */
@@ -144,8 +145,8 @@ static void emit_runtime(struct strbuf *sb, const struct mmf_prog *p)
 
 	for (int id = 0; id < MMF_NR_CALLS; id++) {
 		const char *const *pieces = mmf_calls[id].block == MMF_BLOCK_NONE ?
-			mmf_emitters[id]->runtime : &block_runtime[mmf_calls[id].block];
-		int nr = mmf_calls[id].block == MMF_BLOCK_NONE ? 2 : 1;
+			mmf_emitters[id]->runtime : block_runtime[mmf_calls[id].block];
+		int nr = 2;
 		bool used = false;
 
 		for (int i = 0; i < p->nr && !used; i++)
@@ -168,6 +169,10 @@ static void emit_runtime(struct strbuf *sb, const struct mmf_prog *p)
 static void emit_block(struct strbuf *sb, const struct mmf_stmt *s, int si)
 {
 	switch (mmf_calls[s->id].block) {
+	case MMF_BLOCK_RACE:
+		mmf_sb_printf(sb, "race_run(group_%d, %d, %d, %d, %d)", si, (int)s->args[0],
+			  (int)s->args[1], (int)s->args[2], (int)s->args[3]);
+		break;
 	case MMF_BLOCK_FORK:
 		mmf_sb_printf(sb, "start_child(%d, block_%d)", (int)s->args[0], si);
 		break;
@@ -183,8 +188,13 @@ static void emit_block(struct strbuf *sb, const struct mmf_stmt *s, int si)
 	}
 }
 
-/* Statements [from, to) of one party; blocks become functions of their own. */
-static void emit_body(struct strbuf *sb, const struct mmf_cs_sim *sim, int from, int to)
+/*
+ * Statements [from, to) of one party; blocks and racing groups become
+ * functions of their own. A racing group's main line meets its blocks
+ * after opening the last (meet >= 0: that opener, of meet_blocks blocks).
+ */
+static void emit_body(struct strbuf *sb, const struct mmf_cs_sim *sim, int from, int to,
+		      int meet, int meet_blocks)
 {
 	const struct mmf_prog *p = sim->p;
 	bool calls = false;
@@ -212,30 +222,62 @@ static void emit_body(struct strbuf *sb, const struct mmf_cs_sim *sim, int from,
 		else
 			emit_block(sb, s, i);
 		mmf_sb_printf(sb, ";\n\tdone(%d, r);\n", i);
+		if (i == meet)
+			mmf_sb_printf(sb, "\trace_meet(0, %d);\n", meet_blocks);
 		if (block == MMF_BLOCK_FORK || block == MMF_BLOCK_THREAD)
 			i = mmf_prog_block_end(p, i);
+		if (block == MMF_BLOCK_RACE)
+			i = mmf_prog_next_join(p, i);
 	}
+}
+
+/* The function of the racing group that race statement ri starts. */
+static void emit_group(struct strbuf *sb, const struct mmf_cs_sim *sim, int ri,
+		       const struct mmf_race_group *gr)
+{
+	const struct mmf_prog *p = sim->p;
+	const struct mmf_race_group g = *gr;
+
+	mmf_sb_printf(sb, "\n/* %d: ", ri);
+	mmf_stmt_print(&p->stmts[ri], sb);
+	mmf_sb_printf(sb, ": one round of its group */\nstatic void group_%d(void)\n{\n", ri);
+	emit_body(sb, sim, g.first, g.join + (g.join < p->nr), g.last, g.nr_blocks);
+	if (g.join == p->nr)
+		mmf_sb_puts(sb, "\tjoin_all();\n");
+	mmf_sb_puts(sb, "}\n");
 }
 
 static void emit_code(struct strbuf *sb, const struct mmf_cs_sim *sim)
 {
 	const struct mmf_prog *p = sim->p;
+	/* A racing group's block: its party there, 0 for other blocks. */
+	int party[MMF_MAX_STMTS] = { 0 };
+	struct mmf_race_group g;
 
 	for (int i = 0; i < p->nr; i++) {
 		const struct mmf_stmt *s = &p->stmts[i];
 
+		if (mmf_prog_race_group(p, i, &g))
+			for (int k = g.first, n = 1; k <= g.last; k++)
+				if (p->stmts[k].id == MMF_FORK || p->stmts[k].id == MMF_THREAD)
+					party[k] = n++;
 		if (s->id == MMF_COMMENT || (s->id != MMF_FORK && s->id != MMF_THREAD))
 			continue;
 		mmf_sb_printf(sb, "\n/* %d: ", i);
 		mmf_stmt_print(s, sb);
 		mmf_sb_printf(sb, " ... } */\nstatic void block_%d(void)\n{\n", i);
-		emit_body(sb, sim, i + 1, mmf_prog_block_end(p, i));
+		if (party[i])
+			mmf_sb_printf(sb, "\trace_meet(%d, 0);\n", party[i]);
+		emit_body(sb, sim, i + 1, mmf_prog_block_end(p, i), -1, 0);
 		mmf_sb_puts(sb, "}\n");
 		i = mmf_prog_block_end(p, i);
 	}
+	for (int i = 0; i < p->nr; i++)
+		if (mmf_prog_race_group(p, i, &g))
+			emit_group(sb, sim, i, &g);
 	mmf_sb_puts(sb, "\n/* The main line; the end of the program joins. */\n"
 		"static void prog(void)\n{\n");
-	emit_body(sb, sim, 0, p->nr);
+	emit_body(sb, sim, 0, p->nr, -1, 0);
 	mmf_sb_puts(sb, "\tjoin_all();\n}\n\n");
 }
 

@@ -41,5 +41,7 @@ extern const char mmf_rt_target[], mmf_rt_mbind[], mmf_rt_move[], mmf_rt_migrate
 	mmf_rt_compact[];
 /* The blocks. */
 extern const char mmf_rt_fork[], mmf_rt_thread[];
+/* A racing group: util/racesync.h's barrier, pinning and spin, and its rounds. */
+extern const char mmf_rt_racesync[], mmf_rt_race[];
 
 #endif

@@ -301,6 +301,9 @@ void mmf_cs_simulate(struct mmf_cs_sim *sim)
 			first = -1;
 			sim->info[i] = (struct mmf_cs_info){ 0, MMF_CS_GUARD_NONE, -1, 0 };
 			break;
+		case MMF_BLOCK_RACE:
+			sim->info[i] = (struct mmf_cs_info){ 0, MMF_CS_GUARD_NONE, -1, 0 };
+			break;
 		case MMF_BLOCK_END:	/* skipped with its block above */
 			break;
 		case MMF_BLOCK_NONE:

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/prog.h"
+#include "util/racesync.h"
 
 struct mmf_kmsg;
 struct mmf_cover;
@@ -99,6 +100,16 @@ struct mmf_call_result {
 	uint64_t call_ns, check_ns;
 };
 
+/* One round of a racing group, as it went. */
+struct mmf_race_round {
+	int16_t race;		/* its race statement */
+	int16_t round;
+	int8_t parties;		/* the main line and the blocks that started */
+	int8_t cpu[RACE_PARTIES];	/* where each party left the barrier, -1 unknown */
+	int64_t delay_ns;	/* the delayed party's spin */
+	int64_t spread_ns;	/* first to last party out of the barrier */
+};
+
 struct mmf_exec_report {
 	char *title;
 	char *body;
@@ -115,6 +126,8 @@ struct mmf_exec_result {
 	struct mmf_call_result *results;
 	int nr_reports;
 	struct mmf_exec_report *reports;
+	int nr_rounds;
+	struct mmf_race_round *rounds;
 	long swapped;		/* pages seen swapped after calls, summed */
 };
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -83,12 +84,18 @@ static void emit(struct mmf_interp *in, struct strbuf *sb)
 
 void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len)
 {
-	struct strbuf sb;
+	struct strbuf sb, race;
 
+	/* A finding in a racing round says which: its delay is the one to try. */
+	mmf_sb_init(&race);
+	mmf_race_describe(in, &race);
 	mmf_sb_init(&sb);
-	mmf_sb_printf(&sb, "C %zu\n", len);
+	mmf_sb_printf(&sb, "C %zu\n", len + race.len);
 	mmf_sb_add(&sb, text, len);
+	if (race.len)
+		mmf_sb_add(&sb, race.buf, race.len);
 	emit(in, &sb);
+	mmf_sb_free(&race);
 }
 
 /* Opened on first use: a program without madvise never needs it. */
@@ -350,25 +357,29 @@ static void run_block(struct mmf_interp *in, int from, int to, int party)
 struct thread_arg {
 	struct mmf_interp *in;
 	int bi;
+	int party;		/* in a racing group, else 0 */
 };
 
 static void *thread_main(void *arg)
 {
 	struct thread_arg *ta = arg;
 
+	if (ta->party)
+		mmf_race_meet(ta->in, ta->party);
 	run_block(ta->in, ta->bi + 1, mmf_prog_block_end(ta->in->p, ta->bi), ta->bi);
 	mmf_kcov_task_exit();
 	free(ta);
 	return NULL;
 }
 
-static long start_thread(struct mmf_interp *in, int bi)
+static long start_thread(struct mmf_interp *in, int bi, int party)
 {
 	struct thread_arg *ta = mmf_xmalloc(sizeof(*ta));
 	int e;
 
 	ta->in = in;
 	ta->bi = bi;
+	ta->party = party;
 	/* Counted before it runs, so that it always takes the model lock. */
 	in->nr_threads++;
 	e = pthread_create(&in->threads[in->nr_threads - 1], NULL, thread_main, ta);
@@ -380,7 +391,7 @@ static long start_thread(struct mmf_interp *in, int bi)
 	return 0;
 }
 
-static long start_child(struct mmf_interp *in, int bi)
+static long start_child(struct mmf_interp *in, int bi, int party)
 {
 	int c = in->p->stmts[bi].args[0];
 	pid_t pid;
@@ -404,6 +415,8 @@ static long start_child(struct mmf_interp *in, int bi)
 		if (in->pagemap >= 0)
 			close(in->pagemap);
 		in->pagemap = -1;
+		if (party)
+			mmf_race_meet(in, party);
 		run_block(in, bi + 1, mmf_prog_block_end(in->p, bi), bi);
 		/* Live until the join: its exit frees its swap entries then. */
 		while (read(in->join_pipe[0], &ch, 1) < 0 && errno == EINTR)
@@ -447,18 +460,42 @@ static void join_all(struct mmf_interp *in)
 	in->inflight = 0;
 }
 
+/* A block's party in the racing group in progress, 0 outside one. */
+static int race_party(struct mmf_interp *in, int bi)
+{
+	const struct mmf_race_state *rc = &in->race;
+
+	if (rc->race < 0 || bi < rc->g.first || bi > rc->g.last)
+		return 0;
+	return ++in->race.opened;
+}
+
 static void run_main(struct mmf_interp *in)
 {
 	const struct mmf_prog *p = in->p;
 
-	for (int i = 0; i < p->nr; i++) {
+	for (int i = 0; i <= p->nr; i++) {
 		const struct mmf_stmt *s = &p->stmts[i];
 		uint64_t t0;
 		long res;
+		int party;
 
+		/* The end of the program joins a racing group's round too. */
+		if (i == p->nr) {
+			if (in->race.race < 0 || in->race.g.join != p->nr)
+				break;
+			join_all(in);
+			if (mmf_race_round_end(in))
+				i = in->race.g.first - 1;
+			continue;
+		}
 		if (s->id == MMF_COMMENT)
 			continue;
 		switch (mmf_calls[s->id].block) {
+		case MMF_BLOCK_RACE:
+			mmf_race_begin(in, i);
+			record(in, i, -1, 0, -1, 0, 0);
+			break;
 		case MMF_BLOCK_FORK:
 		case MMF_BLOCK_THREAD:
 			if (in->group_first < 0) {
@@ -470,17 +507,24 @@ static void run_main(struct mmf_interp *in)
 			in->inflight++;
 			/* fork's copy of the page tables is the program's coverage too. */
 			mmf_kcov_call_begin(in->o->cover);
+			party = race_party(in, i);
 			t0 = mmf_now_ns();
-			res = s->id == MMF_FORK ? start_child(in, i) : start_thread(in, i);
+			res = s->id == MMF_FORK ? start_child(in, i, party) :
+				start_thread(in, i, party);
 			t0 = mmf_now_ns() - t0;
 			mmf_kcov_call_end(in->o->cover);
 			record(in, i, -1, res, -1, t0, 0);
+			in->race.started += party && !res;
+			if (party && i == in->race.g.last)
+				mmf_race_meet(in, 0);
 			i = mmf_prog_block_end(p, i);
 			break;
 		case MMF_BLOCK_JOIN:
 			t0 = mmf_now_ns();
 			join_all(in);
 			record(in, i, -1, 0, -1, mmf_now_ns() - t0, 0);
+			if (in->race.race >= 0 && i == in->race.g.join && mmf_race_round_end(in))
+				i = in->race.g.first - 1;
 			break;
 		default:
 			run_stmt(in, i, -1);
@@ -521,7 +565,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_NODEFER };
 	struct mmf_interp in = {
 		.p = p, .o = o, .outfd = outfd, .arena = &mmf_arena, .psz = mmf_psz,
-		.join_pipe = { -1, -1 }, .group_first = -1,
+		.join_pipe = { -1, -1 }, .group_first = -1, .race = { .race = -1 },
 	};
 	uint64_t first, last;
 	struct strbuf sb;
@@ -551,6 +595,8 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	if (in.kpageflags >= 0)
 		close(in.kpageflags);
 	mmf_shadow_delete(in.sh);
+	if (in.race.sync)
+		munmap(in.race.sync, sizeof(*in.race.sync));
 	pthread_mutex_destroy(&in.lock);
 	mmf_sb_init(&sb);
 	mmf_sb_printf(&sb, "T %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", start_ns, first,

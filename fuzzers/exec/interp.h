@@ -4,12 +4,26 @@
 #define MMF_INTERP_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #include "exec/exec.h"
 #include "model/arena.h"
 #include "oracle/shadow.h"
+#include "util/racesync.h"
 #include "util/util.h"
+
+/* The racing group in progress (exec/race.c). */
+struct mmf_race_state {
+	int race;		/* its race statement, -1 when none */
+	struct mmf_race_group g;
+	int round;
+	int opened, started;	/* blocks of this round: opened, and started */
+	int delayed;		/* the party that spins first */
+	int64_t delay_ns;
+	cpu_set_t cpus;		/* the main line's CPUs before the group */
+	struct race_sync *sync;	/* shared with children; mapped on first use */
+};
 
 struct mmf_interp {
 	const struct mmf_prog *p;
@@ -32,6 +46,7 @@ struct mmf_interp {
 	long vmlck_base;	/* VmLck (kB) before the first lock call */
 	struct mmf_uffd *uffd;	/* exec/uffd.c: the process's uffd, NULL none */
 	unsigned int pm_checks;	/* pagemap flags oracle: MMF_PMCHK_* */
+	struct mmf_race_state race;
 };
 
 #define MMF_VMLCK_UNREAD	(-2)	/* not read yet; -1 is unreadable */
@@ -68,5 +83,17 @@ void mmf_page_verify(struct mmf_interp *in, int idx, int si);
 
 /* Send a report (title line, then body) to the runner. */
 void mmf_interp_report(struct mmf_interp *in, const char *text, size_t len);
+
+/*
+ * Racing groups (exec/race.c). Begin at a race statement; each party meets
+ * the others when it starts (a block) or once it opened the group's last
+ * block (the main line, party 0); at the group's join, round_end says
+ * whether another round follows, from the group's first block.
+ */
+void mmf_race_begin(struct mmf_interp *in, int ri);
+void mmf_race_meet(struct mmf_interp *in, int party);
+bool mmf_race_round_end(struct mmf_interp *in);
+/* "mmfuzz: race round R of K, delay D ns" of the round in progress, or nothing. */
+void mmf_race_describe(const struct mmf_interp *in, struct strbuf *sb);
 
 #endif

@@ -99,6 +99,31 @@ static void kmsg_report(const char *title, const char *text, void *arg)
 	r->reports[r->nr_reports - 1].kernel = true;
 }
 
+/* "X race round delay spread cpu..." of a racing group's round (exec/race.c). */
+static void add_round(struct mmf_exec_result *r, const char *line)
+{
+	struct mmf_race_round rr = { .parties = 0 };
+	long long delay, spread;
+	int race, round, off, cpu;
+
+	if (sscanf(line, "X %d %d %lld %lld%n", &race, &round, &delay, &spread, &off) != 4)
+		return;
+	rr.race = race;
+	rr.round = round;
+	rr.delay_ns = delay;
+	rr.spread_ns = spread;
+	for (line += off; rr.parties < RACE_PARTIES; rr.parties++) {
+		int n;
+
+		if (sscanf(line, " %d%n", &cpu, &n) != 1)
+			break;
+		rr.cpu[rr.parties] = cpu;
+		line += n;
+	}
+	r->rounds = mmf_xrealloc(r->rounds, (r->nr_rounds + 1) * sizeof(rr));
+	r->rounds[r->nr_rounds++] = rr;
+}
+
 /* The child's times (mmf_exec_interp): start, first and last statement, end. */
 static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint64_t *t)
 {
@@ -138,6 +163,9 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint
 			p = text + n;
 		} else if (sscanf(p, "T %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &t[0], &t[1],
 				  &t[2], &t[3]) == 4) {
+			p = nl + 1;
+		} else if (*p == 'X') {
+			add_round(r, p);
 			p = nl + 1;
 		} else {
 			/* A record cut by a crash: nothing after it is trustworthy. */
@@ -362,5 +390,6 @@ void mmf_exec_result_free(struct mmf_exec_result *r)
 	}
 	free(r->reports);
 	free(r->results);
+	free(r->rounds);
 	memset(r, 0, sizeof(*r));
 }

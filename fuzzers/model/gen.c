@@ -507,6 +507,21 @@ static void uffd_wp_cycle(struct gen *g)
 	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_READ : MMF_WRITE, range, NULL);
 }
 
+/* Longest delays of a race's sweep: a few instructions to a syscall's length. */
+static const uint32_t race_spans_ns[] = { 500, 2000, 10000, 50000, MMF_RACE_MAX_DELAY_NS };
+
+/* A race statement: the group that follows meets in rounds, its window swept. */
+static void push_race(struct gen *g, int delayed)
+{
+	struct mmf_stmt s = { .id = MMF_RACE };
+
+	s.args[0] = 2u << mmf_rand_below(g->r, 4);
+	s.args[1] = delayed;
+	s.args[2] = 0;
+	s.args[3] = race_spans_ns[mmf_rand_below(g->r, ARRAY_SIZE(race_spans_ns))];
+	mmf_gen_push(g, &s);
+}
+
 /* Open a fork or thread block whose body races with the calls after it. */
 static void open_block(struct gen *g, const struct mmf_stmt *s)
 {
@@ -518,6 +533,9 @@ static void open_block(struct gen *g, const struct mmf_stmt *s)
 	ensure_mapped(g);
 	if (room(g) < 3)
 		return;
+	/* A group's first block: a third of them race on purpose. */
+	if (!g->inflight && room(g) >= 4 && mmf_rand_oneof(g->r, 3))
+		push_race(g, mmf_rand_below(g->r, 2));
 	mapped = gen_mapped_mask(g);
 	if (mapped && !(mapped & (1u << g->hot) && mmf_rand_below(g->r, 2)))
 		g->hot = gen_rand_bit(g->r, mapped);
@@ -525,6 +543,44 @@ static void open_block(struct gen *g, const struct mmf_stmt *s)
 	g->body = 1 + mmf_rand_below(g->r, 6);
 	g->body = MIN(g->body, room(g));
 	g->in_fork = mmf_calls[s->id].block == MMF_BLOCK_FORK;
+}
+
+/*
+ * swapoff against faults and frees of the pages it brings back: a block
+ * pages a range out and touches it again while the main line turns the
+ * swap device off and on, the window walked through in rounds.
+ */
+static void swapoff_race(struct gen *g)
+{
+	struct mmf_stmt s = { .id = MMF_WRITE }, th = { .id = MMF_THREAD };
+	struct mmf_stmt off = { .id = MMF_SWAPOFF }, on = { .id = MMF_SWAPON };
+	struct mmf_stmt end = { .id = MMF_END }, join = { .id = MMF_JOIN };
+	uint64_t range[3];
+
+	if (g->inflight)
+		mmf_gen_push(g, &join);
+	ensure_mapped(g);
+	mmf_gen_pick_range(g, &s, 0);
+	memcpy(range, s.args, sizeof(range));
+	mmf_gen_args(g, &s, 3);
+	mmf_gen_push(g, &s);
+	push_race(g, mmf_rand_below(g->r, 2));
+	mmf_gen_push(g, &th);
+	g->body = 2;
+	range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
+	if (mmf_rand_oneof(g->r, 2))
+		range_call(g, MMF_MADVISE, range,
+			   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
+	else
+		range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+	g->body = -1;
+	mmf_gen_push(g, &end);
+	builders[MMF_SWAPOFF]->build(g, &off);
+	mmf_gen_push(g, &off);
+	on.args[0] = off.args[0];
+	mmf_gen_args(g, &on, 1);
+	mmf_gen_push(g, &on);
+	mmf_gen_push(g, &join);
 }
 
 static void close_block(struct gen *g)
@@ -552,6 +608,7 @@ static bool can_emit(const struct gen *g, int id)
 	case MMF_BLOCK_JOIN:
 		return g->inflight > 0;
 	case MMF_BLOCK_END:
+	case MMF_BLOCK_RACE:	/* only before a block that open_block() opens */
 		return false;
 	case MMF_BLOCK_NONE:
 		break;
@@ -598,6 +655,10 @@ static void step(struct gen *g)
 	}
 	if (g->body < 0 && mmf_rand_oneof(g->r, 24)) {
 		thp_move(g);
+		return;
+	}
+	if (g->body < 0 && room(g) >= 12 && mmf_rand_oneof(g->r, 24)) {
+		swapoff_race(g);
 		return;
 	}
 	s.id = pick_call(g);

@@ -92,6 +92,35 @@ static void emit(struct mmf_stmt *out, int *n, int id)
 	out[(*n)++].id = id;
 }
 
+static bool is_opener(const struct mmf_stmt *s)
+{
+	return s->id >= 0 && (mmf_calls[s->id].block == MMF_BLOCK_FORK ||
+			      mmf_calls[s->id].block == MMF_BLOCK_THREAD);
+}
+
+/* The first call at or after i, n when none. */
+static int next_call(const struct mmf_stmt *st, int i, int n)
+{
+	while (i < n && st[i].id == MMF_COMMENT)
+		i++;
+	return i;
+}
+
+/* Drop each race that does not start a group (its block was dropped). */
+static int drop_lone_races(struct mmf_stmt *st, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		int j = next_call(st, i + 1, n);
+
+		if (st[i].id == MMF_RACE && (j == n || !is_opener(&st[j])))
+			continue;
+		st[k++] = st[i];
+	}
+	return k;
+}
+
 void mmf_prog_normalize(struct mmf_prog *p)
 {
 	struct mmf_stmt out[MMF_MAX_STMTS];
@@ -144,6 +173,11 @@ void mmf_prog_normalize(struct mmf_prog *p)
 				continue;
 			inflight = 0;
 			break;
+		case MMF_BLOCK_RACE:
+			/* It starts a group: at most one per group. */
+			if (in_block || inflight)
+				continue;
+			break;
 		case MMF_BLOCK_NONE:
 			break;
 		}
@@ -153,6 +187,7 @@ void mmf_prog_normalize(struct mmf_prog *p)
 	}
 	if (in_block)
 		emit(out, &n, MMF_END);
+	n = drop_lone_races(out, n);
 	memcpy(p->stmts, out, n * sizeof(out[0]));
 	p->nr = n;
 }
@@ -215,6 +250,16 @@ int mmf_prog_validate(const struct mmf_prog *p, char *err, size_t errlen)
 			}
 			inflight = 0;
 			break;
+		case MMF_BLOCK_RACE: {
+			int j = next_call(p->stmts, i + 1, p->nr);
+
+			if (in_block || inflight || j == p->nr || !is_opener(&p->stmts[j])) {
+				snprintf(err, errlen, "statement %d: race must come right before "
+					 "the first block of a group", i);
+				return -1;
+			}
+			break;
+		}
 		case MMF_BLOCK_NONE:
 			break;
 		}
@@ -292,4 +337,41 @@ uint64_t mmf_prog_hash(const struct mmf_prog *p)
 			h = (h ^ s->args[a]) * 0x100000001b3ull;
 	}
 	return h;
+}
+
+bool mmf_prog_race_group(const struct mmf_prog *p, int ri, struct mmf_race_group *g)
+{
+	if (ri < 0 || ri >= p->nr || p->stmts[ri].id != MMF_RACE)
+		return false;
+	g->first = next_call(p->stmts, ri + 1, p->nr);
+	if (g->first == p->nr || !is_opener(&p->stmts[g->first]))
+		return false;
+	g->join = mmf_prog_next_join(p, g->first);
+	g->nr_blocks = 0;
+	for (int i = g->first; i < g->join; i++) {
+		if (!is_opener(&p->stmts[i]))
+			continue;
+		g->last = i;
+		g->nr_blocks++;
+		i = mmf_prog_block_end(p, i);
+	}
+	return true;
+}
+
+int64_t mmf_prog_race_mark(const struct mmf_prog *p)
+{
+	int64_t delay = -1;
+
+	for (int i = 0; i < p->nr; i++) {
+		const char *t = p->text + p->stmts[i].comment, *at;
+		long long d;
+
+		if (p->stmts[i].id != MMF_COMMENT || strncmp(t, MMF_RACE_ROUND_MARK,
+							    strlen(MMF_RACE_ROUND_MARK)))
+			continue;
+		at = strstr(t, "delay ");
+		if (at && sscanf(at, "delay %lld", &d) == 1)
+			delay = d;
+	}
+	return delay;
 }

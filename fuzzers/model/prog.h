@@ -37,6 +37,20 @@
 #define MMF_PIPE_PAGES		64
 /* Memory cgroups a program may move into: the run's own, then siblings. */
 #define MMF_NR_CGROUPS		3
+/*
+ * A racing group: "race(rounds, delayed, lo_ns, hi_ns)" right before the
+ * first block of a group makes the group (its blocks and the main line, up
+ * to the join) run rounds times. In each round every party is pinned to a
+ * CPU of its own and waits at a barrier; once released, the delayed party
+ * (main, or the group's block1..block4) spins for a delay first, swept from
+ * lo_ns to hi_ns over the rounds. The main line meets the others after
+ * opening the group's last block.
+ */
+#define MMF_RACE_MAX_ROUNDS	64
+#define MMF_RACE_MAX_DELAY_NS	100000
+#define MMF_RACE_PARTIES	(MMF_MAX_BLOCKS + 1)
+/* The comment the executor logs at the start of each round. */
+#define MMF_RACE_ROUND_MARK	"mmfuzz: race round"
 
 enum mmf_arg_type {
 	MMF_ARG_MAP,		/* m0..m7 */
@@ -82,6 +96,7 @@ enum mmf_block {
 	MMF_BLOCK_THREAD,	/* "thread {" */
 	MMF_BLOCK_END,		/* "}" */
 	MMF_BLOCK_JOIN,		/* "join" */
+	MMF_BLOCK_RACE,		/* "race(...)": the group after it races */
 };
 
 /* Descriptor flags. */
@@ -138,6 +153,7 @@ extern const struct mmf_flag_set mmf_uffd_via_set, mmf_uffd_features_set,
 	mmf_uffd_dontwake_set, mmf_uffd_move_set;			/* uffd */
 extern const struct mmf_flag_set mmf_cgknob_set;			/* cgroup */
 extern const struct mmf_flag_set mmf_thpknob_set, mmf_thpval_set;	/* tune */
+extern const struct mmf_flag_set mmf_party_set;				/* block */
 extern const struct mmf_flag_set mmf_mpol_set, mmf_mbind_set;		/* place */
 
 /*
@@ -189,6 +205,20 @@ int mmf_prog_nr_calls(const struct mmf_prog *p);
 int mmf_prog_block_end(const struct mmf_prog *p, int bi);
 /* The first join at or after statement from; p->nr when none. */
 int mmf_prog_next_join(const struct mmf_prog *p, int from);
+/* The statements of the racing group that the race statement at ri starts. */
+struct mmf_race_group {
+	int first;		/* its first block opener */
+	int last;		/* its last block opener */
+	int join;		/* its join, p->nr when the program's end joins */
+	int nr_blocks;
+};
+/* false when statement ri is not a race before a group. */
+bool mmf_prog_race_group(const struct mmf_prog *p, int ri, struct mmf_race_group *g);
+/*
+ * The delay of the last round mark (MMF_RACE_ROUND_MARK) among p's
+ * comments, -1 when there is none: the round a finding came in.
+ */
+int64_t mmf_prog_race_mark(const struct mmf_prog *p);
 /* Append a comment line; false when the text pool is full. */
 bool mmf_prog_add_comment(struct mmf_prog *p, const char *text, size_t len);
 /* Stable hash of calls and args (not comments), for dedup. */

@@ -97,7 +97,7 @@ void mmf_stmt_print(const struct mmf_stmt *s, struct strbuf *sb)
 		mmf_sb_puts(sb, " {");
 		return;
 	}
-	if (d->block != MMF_BLOCK_NONE)
+	if (d->block != MMF_BLOCK_NONE && d->block != MMF_BLOCK_RACE)
 		return;
 	mmf_sb_puts(sb, "(");
 	for (int i = first; i < d->nr_args; i++) {
@@ -350,7 +350,7 @@ static int parse_call(struct parser *ps, struct mmf_stmt *s)
 	if (d->block == MMF_BLOCK_FORK || d->block == MMF_BLOCK_THREAD) {
 		if (!accept(ps, '{'))
 			return perr(ps, "%s: expected '{'", d->name);
-	} else if (d->block == MMF_BLOCK_NONE) {
+	} else if (d->block == MMF_BLOCK_NONE || d->block == MMF_BLOCK_RACE) {
 		if (!accept(ps, '('))
 			return perr(ps, "%s: expected '('", d->name);
 		for (int i = first; i < d->nr_args; i++) {
@@ -373,8 +373,9 @@ static int parse_call(struct parser *ps, struct mmf_stmt *s)
 int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errlen)
 {
 	struct parser ps = { .err = err, .errlen = errlen };
-	bool in_block = false;
+	bool in_block = false, race = false;
 	int inflight = 0;
+	static const char lone_race[] = "race must come right before the first block of a group";
 
 	memset(p, 0, sizeof(*p));
 	for (const char *l = text; *l; ) {
@@ -406,6 +407,10 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 				    MMF_MAX_STMTS);
 		if (parse_call(&ps, s))
 			return -1;
+		if (race && mmf_calls[s->id].block != MMF_BLOCK_FORK &&
+		    mmf_calls[s->id].block != MMF_BLOCK_THREAD)
+			return perr(&ps, "%s", lone_race);
+		race = false;
 		switch (mmf_calls[s->id].block) {
 		case MMF_BLOCK_FORK:
 		case MMF_BLOCK_THREAD:
@@ -426,10 +431,17 @@ int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errle
 				return perr(&ps, "join inside a block");
 			inflight = 0;
 			break;
+		case MMF_BLOCK_RACE:
+			if (in_block || inflight)
+				return perr(&ps, "%s", lone_race);
+			race = true;
+			break;
 		case MMF_BLOCK_NONE:
 			break;
 		}
 	}
+	if (race)
+		return perr(&ps, "%s", lone_race);
 	if (in_block)
 		return perr(&ps, "block not closed with '}'");
 	return 0;

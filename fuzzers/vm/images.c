@@ -55,10 +55,21 @@ static char *vmlinux_of(const char *image)
 	return NULL;
 }
 
+static bool entry_has(const char *dir, const char *entry, const char *file)
+{
+	char *path = mmf_xasprintf("%s/%s/%s", dir, entry, file);
+	bool has = !access(path, F_OK);
+
+	free(path);
+	return has;
+}
+
 /*
  * The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or
  * NULL; not one built with patches of its caller's (a bug on purpose, a
- * patch under validation), which leave a file "patches" beside it.
+ * patch under validation), which leave a file "patches" beside it, nor one
+ * of another flavour (FLAVOUR=kcsan, a file "flavour"): those are asked
+ * for by path.
  */
 static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 {
@@ -75,12 +86,8 @@ static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 		/* ".tmp-*" entries are builds in progress. */
 		if (strncmp(e->d_name, a->name, plen) || e->d_name[plen] != '-')
 			continue;
-		img = mmf_xasprintf("%s/%s/patches", dir, e->d_name);
-		if (!access(img, F_OK)) {
-			free(img);
+		if (entry_has(dir, e->d_name, "patches") || entry_has(dir, e->d_name, "flavour"))
 			continue;
-		}
-		free(img);
 		img = mmf_xasprintf("%s/%s/%s", dir, e->d_name, a->image);
 		if (stat(img, &st) || !S_ISREG(st.st_mode) ||
 		    (best && (st.st_mtim.tv_sec < best_t.tv_sec ||

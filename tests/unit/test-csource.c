@@ -88,7 +88,14 @@ static const char all_calls[] =
 	"move_pages(m0, 0, 64, c1, -1)\n"
 	"migrate_pages(self, 0, 1)\n"
 	"compact_memory()\n"
-	"process_madvise_vec(m0, 0, 8, m0, 64, 4, MADV_DONTNEED)\n";
+	"process_madvise_vec(m0, 0, 8, m0, 64, 4, MADV_DONTNEED)\n"
+	"join\n"
+	"race(4, block1, 0, 2000)\n"
+	"thread {\n"
+	"\tread(m0, 0, 1)\n"
+	"}\n"
+	"write(m0, 1, 1, 0x22)\n"
+	"join\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -131,6 +138,7 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_THREAD] = "r = start_thread(block_24);",
 	[MMF_END] = "static void block_24(void)",
 	[MMF_JOIN] = "r = join_all();",
+	[MMF_RACE] = "race_meet(0, 1);",
 	[MMF_UFFD_CREATE] = "uffd_open(1, 0x10002 /* UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE */)",
 	[MMF_UFFD_REGISTER] = "uffd_register(0, 0, 16, 0x3 /* UFFDIO_REGISTER_MODE_MISSING|"
 		"UFFDIO_REGISTER_MODE_WP */)",

@@ -97,6 +97,13 @@ static const char all_calls[] =
 	"dio_write(m0, 24, 8, f2, 8)\n"
 	"process_vm_readv(m0, 32, 8, self, m0, 40)\n"
 	"process_vm_writev(m0, 48, 8, c1, m1, 0)\n"
+	"join\n"
+	"race(4, block1, 0, 2000)\n"
+	"thread {\n"
+	"\tread(m0, 0, 1)\n"
+	"}\n"
+	"write(m0, 1, 1, 0x22)\n"
+	"join\n"
 	"# the end\n";
 
 static const struct bad {
@@ -137,6 +144,12 @@ static const struct bad {
 	{ "thread {\n\tthread {\n}\n", 2, "blocks do not nest" },
 	{ "read(m0, 0, 1)\n}\n", 2, "'}' without a block" },
 	{ "thread {\n\tjoin\n}\n", 2, "join inside a block" },
+	{ "race(2, main, 0, 100)\nread(m0, 0, 1)\n", 2,
+	  "race must come right before the first block of a group" },
+	{ "race(2, main, 0, 100)\n", 1, "race must come right before the first block of a group" },
+	{ "thread {\n}\nrace(2, main, 0, 100)\nthread {\n}\n", 3,
+	  "race must come right before the first block of a group" },
+	{ "race(65, main, 0, 100)\nthread {\n}\n", 1, "race: bad rounds" },
 	{ "thread {\n}\nthread {\n}\nthread {\n}\nthread {\n}\nthread {\n}\n", 9,
 	  "more than 4 blocks before a join" },
 };

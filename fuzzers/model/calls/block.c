@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Blocks: fork, thread, "}" and join. The generator opens and closes them
- * (gen.c); here is what they change in its model.
+ * Blocks: fork, thread, "}", join and race. The generator opens and closes
+ * them (gen.c); here is what they change in its model.
  */
 #include "model/builder.h"
 
@@ -35,3 +35,9 @@ static void apply_join(struct gen *g, const struct mmf_stmt *s)
 }
 
 MMF_BUILDER(join, mmf_gen_default, .apply = apply_join);
+
+MMF_FLAG_SET(mmf_party_set, "party",
+	     { "main", 0 }, { "block1", 1 }, { "block2", 2 }, { "block3", 3 }, { "block4", 4 });
+
+/* gen.c puts a race before a block it opens, with arguments of its own. */
+MMF_BUILD_DEFAULT(race);
