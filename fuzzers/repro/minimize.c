@@ -3,7 +3,8 @@
  * Minimization: try one small edit at a time and keep it when the title
  * still comes back. Edits are a table, tried in order of how much they
  * remove: whole blocks and calls first, then blocks made sequential, then
- * smaller ranges and fewer flags.
+ * a racing group's delays narrowed and its rounds fewer, then smaller
+ * ranges and fewer flags.
  */
 #include <string.h>
 
@@ -90,6 +91,31 @@ static bool clear_flag(struct mmf_prog *p, int si, int k)
 	return true;
 }
 
+/* A race statement's delays: k 0 keeps the lower half of the sweep, 1 the upper. */
+static bool narrow_delay(struct mmf_prog *p, int si, int k)
+{
+	uint64_t *a = p->stmts[si].args, mid = (a[2] + a[3]) / 2;
+
+	if (k > 1 || p->stmts[si].id != MMF_RACE || a[2] == a[3])
+		return false;
+	if (k)
+		a[2] = mid + (a[2] < a[3]);
+	else
+		a[3] = mid;
+	return true;
+}
+
+/* Half the rounds of a race statement. */
+static bool fewer_rounds(struct mmf_prog *p, int si, int k)
+{
+	uint64_t *rounds = &p->stmts[si].args[0];
+
+	if (k || p->stmts[si].id != MMF_RACE || *rounds <= 1)
+		return false;
+	*rounds /= 2;
+	return true;
+}
+
 static const struct {
 	const char *name;
 	edit_fn fn;
@@ -97,6 +123,8 @@ static const struct {
 } edits[] = {
 	{ "drop", drop, 1 },
 	{ "unwrap", unwrap, 1 },
+	{ "narrow", narrow_delay, 2 },
+	{ "fewer", fewer_rounds, 1 },
 	{ "halve", halve_npages, MMF_MAX_ARGS },
 	{ "unflag", clear_flag, MMF_MAX_ARGS * 64 },
 };

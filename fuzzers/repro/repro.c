@@ -37,6 +37,32 @@ static int reproduces(const struct mmf_repro_ops *ops, const struct mmf_prog *pr
 	return hit_rate(ops, progs, n, title, ops->attempts, true, &runs);
 }
 
+/*
+ * A finding that came in a racing round names its delay on the log: the
+ * program with every round at that delay goes first.
+ */
+static int at_recorded_delay(const struct mmf_repro_ops *ops, struct mmf_prog *p,
+			     const char *title)
+{
+	int64_t delay = mmf_prog_race_mark(p);
+	struct mmf_prog cand = *p;
+	int r;
+
+	if (delay < 0)
+		return 0;
+	for (int i = 0; i < cand.nr; i++)
+		if (cand.stmts[i].id == MMF_RACE)
+			cand.stmts[i].args[2] = cand.stmts[i].args[3] = delay;
+	mmf_prog_normalize(&cand);
+	if (ops->log)
+		ops->log(ops->ctx, "trying the last program at its recorded delay, %lld ns",
+			 (long long)delay);
+	r = reproduces(ops, &cand, 1, title);
+	if (r > 0)
+		*p = cand;
+	return r;
+}
+
 /* Narrow a reproducing set by halves while a half still reproduces. */
 static int bisect(const struct mmf_repro_ops *ops, struct mmf_prog *set, int *n,
 		  const char *title)
@@ -77,9 +103,11 @@ int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int
 	}
 	memcpy(res->progs, progs, n * sizeof(*progs));
 	res->nr_progs = n;
-	if (ops->log)
+	r = at_recorded_delay(ops, &res->progs[n - 1], title);
+	if (!r && ops->log)
 		ops->log(ops->ctx, "trying the last program alone");
-	r = reproduces(ops, &res->progs[n - 1], 1, title);
+	if (!r)
+		r = reproduces(ops, &res->progs[n - 1], 1, title);
 	if (r < 0)
 		return -1;
 	if (r) {

@@ -4,11 +4,15 @@
  * program writes tag 0xee: the last program alone is found and minimized
  * to its write; a deadline already past tries nothing; a deadline reached
  * during minimization keeps what was found and still measures its hit rate.
+ * A racing program "crashes" when a round's delay is 3000 ns: with the
+ * round mark of its finding, the recorded delay is tried first and kept;
+ * without it, minimization narrows the sweep down to that delay.
  */
 #include <string.h>
 
 #include "repro/repro.h"
 #include "tap.h"
+#include "util/racesync.h"
 #include "util/util.h"
 
 static const char text[] =
@@ -36,6 +40,79 @@ static int run(void *ctx, const struct mmf_prog *progs, int n, const char *title
 			    progs[i].stmts[k].args[3] == 0xee)
 				return 1;
 	return 0;
+}
+
+/* A race whose sweep passes 3000 ns, rounds at every 1000 ns at least. */
+static int run_race(void *ctx, const struct mmf_prog *progs, int n, const char *title)
+{
+	struct runner *r = ctx;
+
+	r->runs++;
+	for (int k = 0; k < progs[0].nr; k++) {
+		const uint64_t *a = progs[0].stmts[k].args;
+
+		if (progs[0].stmts[k].id != MMF_RACE)
+			continue;
+		for (int round = 0; round < (int)a[0]; round++)
+			if (race_sweep(round, a[0], a[2], a[3]) == 3000)
+				return 1;
+	}
+	return 0;
+}
+
+static void race_search(const char *mark, struct mmf_repro_result *res, struct runner *r)
+{
+	struct mmf_repro_ops ops = {
+		.run = run_race, .ctx = r, .attempts = 1, .min_attempts = 1, .max_steps = 200,
+	};
+	struct mmf_prog p;
+	struct strbuf sb;
+	char err[128];
+
+	mmf_sb_init(&sb);
+	mmf_sb_printf(&sb, "m0 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+		      "race(9, block1, 0, 8000)\n"
+		      "thread {\n"
+		      "\tread(m0, 0, 1)\n"
+		      "}\n"
+		      "write(m0, 0, 1, 0x11)\n"
+		      "%s", mark);
+	*r = (struct runner){ .ops = &ops, .expire_after = -1 };
+	CHECK(!mmf_prog_parse(sb.buf, &p, err, sizeof(err)), "%s", err);
+	mmf_sb_free(&sb);
+	CHECK(!mmf_repro(&ops, &p, 1, "KCSAN", res), "search failed");
+	CHECK(res->found && res->nr_progs == 1, "found %d", res->found);
+}
+
+/* The race statement of a found reproducer. */
+static const uint64_t *race_args(const struct mmf_repro_result *res)
+{
+	for (int k = 0; k < res->progs[0].nr; k++)
+		if (res->progs[0].stmts[k].id == MMF_RACE)
+			return res->progs[0].stmts[k].args;
+	CHECK(0, "the reproducer lost its race");
+	return NULL;
+}
+
+static void test_race_delay(void)
+{
+	struct mmf_repro_result res;
+	const uint64_t *a;
+	struct runner r;
+	int marked;
+
+	race_search("# " MMF_RACE_ROUND_MARK " 4 of 9, delay 3000 ns\n", &res, &r);
+	a = race_args(&res);
+	CHECK(a[2] == 3000 && a[3] == 3000, "delays %llu..%llu, want the recorded 3000",
+	      (unsigned long long)a[2], (unsigned long long)a[3]);
+	CHECK(a[0] == 1, "%llu rounds left", (unsigned long long)a[0]);
+	marked = res.steps;
+	race_search("", &res, &r);
+	a = race_args(&res);
+	CHECK(a[2] == 3000 && a[3] == 3000, "delays %llu..%llu, want 3000 narrowed to",
+	      (unsigned long long)a[2], (unsigned long long)a[3]);
+	CHECK(marked < res.steps, "%d steps with the recorded delay, %d without", marked,
+	      res.steps);
 }
 
 static void search(int expire_after, uint64_t deadline, struct mmf_repro_result *res,
@@ -91,7 +168,7 @@ int main(void)
 {
 	static const struct tap_test tests[] = {
 		TAP_TEST(test_found), TAP_TEST(test_deadline_past),
-		TAP_TEST(test_deadline_in_minimization),
+		TAP_TEST(test_deadline_in_minimization), TAP_TEST(test_race_delay),
 	};
 
 	return tap_run(tests);
