@@ -49,7 +49,9 @@ int cmd_bisect(int argc, char **argv);
 #define CMD_OPT_MEM(p)								\
 	MMF_OPT("mem", "MB", MMF_OPT_INT, p, "memory per guest", .lo = 256, .hi = 1 << 20)
 #define CMD_OPT_CPUS(p)								\
-	MMF_OPT("cpus", "N", MMF_OPT_INT, p, "CPUs per guest", .lo = 1, .hi = 64)
+	MMF_OPT("cpus", "N", MMF_OPT_INT, p, "CPUs per guest, at least 2: racing groups pin\n"	\
+		"their parties to CPUs of their own; a guest that brings up fewer\n"	\
+		"is a failed boot", .lo = 2, .hi = 64)
 #define CMD_OPT_APPEND(p)							\
 	MMF_OPT("append", "ARGS", MMF_OPT_STR, p, "more kernel command line")
 #define CMD_OPT_GUEST_ARG(p, slots)						\

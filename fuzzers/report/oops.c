@@ -117,6 +117,15 @@ static const struct oops_fmt bug_fmts[] = {
 		.flags = OOPS_NO_STACK,
 	},
 	{
+		/* The kernel names both functions, sorted: one title per pair,
+		 * without the compiler's .constprop/.isra suffixes.
+		 */
+		.title = "BUG: KCSAN: data-race in [^ ]+ / ",
+		.report = { "BUG: KCSAN: data-race in ([a-zA-Z0-9_]+)[^ ]* / ([a-zA-Z0-9_]+)" },
+		.fmt = "KCSAN: data-race in %1 / %2",
+		.flags = OOPS_NO_STACK,
+	},
+	{
 		.title = "BUG: KCSAN:",
 		.report = { "BUG: KCSAN: (.*)" },
 		.fmt = "KCSAN: %1",

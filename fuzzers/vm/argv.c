@@ -51,7 +51,8 @@ char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 	for (size_t i = 0; i < ARRAY_SIZE(watchdogs); i++)
 		mmf_sb_printf(&sb, " %s=%d", watchdogs[i].param,
 			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
-	mmf_sb_printf(&sb, " mmfuzz.zram=%d mmfuzz.slowdown=%d", c->zram_mb, slow);
+	mmf_sb_printf(&sb, " mmfuzz.zram=%d mmfuzz.slowdown=%d mmfuzz.cpus=%d", c->zram_mb, slow,
+		      c->cpus);
 	if (c->ctl)
 		mmf_sb_puts(&sb, " mmfuzz.mode=serve");
 	if (c->snapshot)
