@@ -236,13 +236,12 @@ static void emit_group(struct strbuf *sb, const struct mmf_cs_sim *sim, int ri,
 		       const struct mmf_race_group *gr)
 {
 	const struct mmf_prog *p = sim->p;
-	const struct mmf_race_group g = *gr;
 
 	mmf_sb_printf(sb, "\n/* %d: ", ri);
 	mmf_stmt_print(&p->stmts[ri], sb);
 	mmf_sb_printf(sb, ": one round of its group */\nstatic void group_%d(void)\n{\n", ri);
-	emit_body(sb, sim, g.first, g.join + (g.join < p->nr), g.last, g.nr_blocks);
-	if (g.join == p->nr)
+	emit_body(sb, sim, gr->first, gr->join + (gr->join < p->nr), gr->last, gr->nr_blocks);
+	if (gr->join == p->nr)
 		mmf_sb_puts(sb, "\tjoin_all();\n");
 	mmf_sb_puts(sb, "}\n");
 }
