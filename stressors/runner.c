@@ -42,6 +42,7 @@ struct shared {
 	atomic_uint reports;	/* findings of the stressors */
 	struct counts {
 		atomic_ullong steps, expected, failed;
+		atomic_ullong acted_ns;	/* the start of its last step, 0: none yet */
 		char last[200];
 	} n[MMF_STRESS_MAX];
 };
@@ -110,6 +111,10 @@ static void *stress_thread(void *arg)
 	char title[128];
 
 	stepping = w->c->info->name;
+	/* Kernel reports name the task: "mmf-ksm", not the runner's name. */
+	snprintf(title, sizeof(title), "mmf-%s", w->c->info->name);
+	title[15] = '\0';
+	prctl(PR_SET_NAME, title);
 	mmf_canary_init(&canary, mmf_rand64(&w->c->rnd));
 	mmf_sb_init(&body);
 	while (!atomic_load(&stopping)) {
@@ -119,6 +124,7 @@ static void *stress_thread(void *arg)
 			nap(w->c->info->period_ms);
 			continue;
 		}
+		atomic_store(&w->n->acted_ns, mmf_now_ns());
 		r = w->c->info->step(w->c);
 		if (mmf_canary_check(&canary, title, sizeof(title), &body))
 			mmf_stress_report(w->c, title, body.buf);
@@ -364,4 +370,36 @@ int mmf_stress_stop(struct mmf_stress_run *r)
 	free(r->samples);
 	free(r);
 	return ret;
+}
+
+void mmf_stress_last(const struct mmf_stress_run *r, struct strbuf *sb)
+{
+	uint64_t now = mmf_now_ns(), at[MMF_STRESS_MAX];
+	int order[MMF_STRESS_MAX], n = 0;
+
+	if (!r || !r->sh)
+		return;
+	/* The most recent first: insertion into order[]. */
+	for (int i = 0; i < r->nr; i++) {
+		int k = n++;
+
+		at[i] = atomic_load(&r->sh->n[i].acted_ns);
+		if (!at[i]) {
+			n--;
+			continue;
+		}
+		while (k > 0 && at[order[k - 1]] < at[i]) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+	for (int k = 0; k < n; k++) {
+		int i = order[k];
+
+		mmf_sb_printf(sb, "%s%s %.3f s", k ? ", " : "stressors, the last to act first: ",
+			      r->ctx[i].info->name, (now - MIN(now, at[i])) / 1e9);
+	}
+	if (n)
+		mmf_sb_puts(sb, " before the fuzzer had the report\n");
 }

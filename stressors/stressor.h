@@ -112,6 +112,12 @@ int mmf_stress_start(const struct mmf_stress_sel *sel, const struct mmf_stress_t
  * no call came for a few seconds: a hung fuzzer leaves the console quiet.
  */
 void mmf_stress_beat(struct mmf_stress_run *r);
+/*
+ * The stressors in the order they last acted, the most recent first, with
+ * how long ago each step started: a line for a finding's report. Nothing
+ * for a NULL run or before any step.
+ */
+void mmf_stress_last(const struct mmf_stress_run *r, struct strbuf *sb);
 /* The runner's pid (to kill it in tests), -1 when it has ended. */
 pid_t mmf_stress_pid(const struct mmf_stress_run *r);
 /* The stressors' findings so far (mmf_stress_report). */

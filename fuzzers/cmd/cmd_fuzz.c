@@ -73,6 +73,9 @@ int cmd_fuzz(int argc, char **argv)
 			"append each program here before it runs", .def = "OUT/exec.log"),
 		MMF_OPT("print-reports", NULL, MMF_OPT_FLAG, &fo.print_reports,
 			"print whole reports, not only their titles"),
+		MMF_OPT("no-race", NULL, MMF_OPT_FLAG, &fo.no_race,
+			"run racing groups once, unsynchronized (race statements do\n"
+			"nothing): to measure what racing adds"),
 		MMF_OPT("cover-log", "PORT", MMF_OPT_STR, &fo.cover_log,
 			"trace the programs with KCOV and append each new PC to PORT\n"
 			"(a guest's coverage port; kvm/init gives it)"),

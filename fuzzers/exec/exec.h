@@ -66,6 +66,10 @@ struct mmf_exec_opts {
 	 * first page the kernel wrote (or vmsplice'd) is changed.
 	 */
 	int corrupt_pin;
+	/* Race statements do nothing: their groups run once, unsynchronized,
+	 * to measure what racing adds.
+	 */
+	bool no_race;
 };
 
 enum mmf_run_status {

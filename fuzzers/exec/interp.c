@@ -493,7 +493,8 @@ static void run_main(struct mmf_interp *in)
 			continue;
 		switch (mmf_calls[s->id].block) {
 		case MMF_BLOCK_RACE:
-			mmf_race_begin(in, i);
+			if (!in->o->no_race)
+				mmf_race_begin(in, i);
 			record(in, i, -1, 0, -1, 0, 0);
 			break;
 		case MMF_BLOCK_FORK:

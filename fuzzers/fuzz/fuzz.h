@@ -38,6 +38,7 @@ struct mmf_fuzz_opts {
 	int kmsg_after;
 	/* The executor's hooks (exec/exec.h), -1 or 0 for none. */
 	int corrupt_after, corrupt_tag;
+	bool no_race;		/* mmf_exec_opts.no_race */
 	struct mmf_stress_sel stress;	/* stressors beside the fuzzer */
 };
 

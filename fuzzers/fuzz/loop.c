@@ -107,17 +107,28 @@ static void progress(const struct mmf_fuzz_stats *st, uint64_t t0, const struct 
 }
 
 static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog *p,
-			   const struct mmf_exec_result *r, struct mmf_fuzz_stats *st)
+			   const struct mmf_exec_result *r, const struct mmf_stress_run *run,
+			   struct mmf_fuzz_stats *st)
 {
 	for (int i = 0; i < r->nr_reports; i++) {
+		struct mmf_exec_report rep = r->reports[i];
 		struct mmf_store_added res;
+		struct strbuf body;
+		int saved;
 
+		/* Which stressor acted last: the other party of a race with the fuzzer. */
+		mmf_sb_init(&body);
+		mmf_sb_puts(&body, rep.body);
+		if (body.len && body.buf[body.len - 1] != '\n')
+			mmf_sb_puts(&body, "\n");
+		mmf_stress_last(run, &body);
+		rep.body = body.buf;
 		/* Saved (and in a guest, on the host) before it is printed. */
-		int saved = mmf_save_crash(o->out, &r->reports[i], p, &res);
-
+		saved = mmf_save_crash(o->out, &rep, p, &res);
 		st->reports++;
 		if (o->print_reports)
-			printf("%s\n", r->reports[i].body);
+			printf("%s\n", rep.body);
+		mmf_sb_free(&body);
 		if (saved) {
 			printf("REPORT: %s\n", r->reports[i].title);
 			mmf_warnx_("cannot save the report: %s", mmf_store_err());
@@ -191,7 +202,8 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	struct sigaction sa = { .sa_handler = on_stop };
 	struct mmf_exec_opts eo = { .timeout_ms = o->timeout_ms, .slowdown = o->slowdown,
 				    .corrupt_after = o->corrupt_after,
-				    .corrupt_tag = o->corrupt_tag, .hang_after = -1 };
+				    .corrupt_tag = o->corrupt_tag, .hang_after = -1,
+				    .no_race = o->no_race };
 	struct mmf_prog *pool = mmf_xcalloc(POOL_MAX, sizeof(*pool));
 	uint8_t *seen = mmf_xcalloc(SIGNAL_BITS / 8, 1);
 	struct mmf_stress_target target;
@@ -257,7 +269,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		st->killed += r.status == MMF_RUN_KILLED;
 		st->crashed += r.status == MMF_RUN_CRASHED;
 		mmf_callstats_add(&st->percall, &prog, &r);
-		handle_reports(o, &prog, &r, st);
+		handle_reports(o, &prog, &r, run, st);
 		mmf_cover_log_take(clog);
 		if (new_signal(seen, &prog, &r)) {
 			if (npool < POOL_MAX)
