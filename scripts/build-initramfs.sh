@@ -82,7 +82,7 @@ if [ "${MMFUZZ_STRESSNG:-0}" = 1 ]; then
 fi
 
 hash=$({
-	sha256sum scripts/build-initramfs.sh kvm/init "$busybox" "$mmfuzz" "${stressng[@]}" |
+	sha256sum scripts/build-initramfs.sh kvm/init kvm/kcsan-filter "$busybox" "$mmfuzz" "${stressng[@]}" |
 		cut -d" " -f1
 	for ko in "${kos[@]}"; do
 		echo "${ko##*/}"
@@ -101,6 +101,7 @@ trap 'rm -rf "$tmp"' EXIT
 r=$tmp/root
 mkdir -p "$r/bin" "$r/dev" "$r/lib/modules"
 install -m 755 kvm/init "$r/init"
+install -m 644 kvm/kcsan-filter "$r/kcsan-filter"
 install -m 755 "$busybox" "$r/bin/busybox"
 install -m 755 "$mmfuzz" "$r/bin/mmfuzz"
 # At their own paths: the dynamic loader finds them there as on the host.

@@ -4,7 +4,8 @@
 # [FLAVOUR=kcsan]).
 #
 # The tree built is a hard-linked copy of KSRC with kvm/patches/*.patch
-# (the fuzzing kernel's own) and then PATCH... applied (scripts/work-tree.sh);
+# (the fuzzing kernel's own; a flavour's in kvm/patches/FLAVOUR/ after
+# them) and then PATCH... applied (scripts/work-tree.sh);
 # KSRC itself is never written.
 # The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
 # merged by the kernel's own merge_config.sh; FLAVOUR=NAME adds
@@ -30,7 +31,16 @@ arch=${1:-x86_64}
 ksrc=${2:-}
 shift $(($# < 2 ? $# : 2))
 extra=("$@")
-patches=("$top"/kvm/patches/*.patch "$@")
+flavour=${FLAVOUR:-}
+case $flavour in
+'') ;;
+kcsan) ;;
+*) die "FLAVOUR must be kcsan or empty, not '$flavour'" ;;
+esac
+# A flavour's own patches (kvm/patches/FLAVOUR/) come after the common ones.
+patches=("$top"/kvm/patches/*.patch)
+[ -z "$flavour" ] || patches+=("$top"/kvm/patches/"$flavour"/*.patch)
+patches+=("$@")
 for p in "${patches[@]}"; do
 	[ -f "$p" ] || die "patch $p: no such file"
 done
@@ -107,12 +117,7 @@ treehash=$({ printf '%s' "$treeid"; cat "${patches[@]}"; } | sha256sum | cut -c1
 
 frags=("$top/kvm/config/base.config" "$top/kvm/config/debug.config")
 [ -f "$top/kvm/config/$arch.config" ] && frags+=("$top/kvm/config/$arch.config")
-flavour=${FLAVOUR:-}
-case $flavour in
-'') ;;
-kcsan) frags+=("$top/kvm/config/$flavour.config") ;;
-*) die "FLAVOUR must be kcsan or empty, not '$flavour'" ;;
-esac
+[ -z "$flavour" ] || frags+=("$top/kvm/config/$flavour.config")
 # The key is what merge_config.sh makes of the fragments (the last value
 # of each option wins), not their text: comments and moves cost no build.
 cfghash=$({

@@ -36,6 +36,10 @@ struct mmf_fuzz_opts {
 	 * programs (0: never): a report that leaves the kernel running.
 	 */
 	int kmsg_after;
+	/* On a KCSAN kernel, two writers of its racy counter after this many
+	 * programs (0: never): a known data race (kvm/patches/kcsan/).
+	 */
+	int kcsan_race_after;
 	/* The executor's hooks (exec/exec.h), -1 or 0 for none. */
 	int corrupt_after, corrupt_tag;
 	bool no_race;		/* mmf_exec_opts.no_race */

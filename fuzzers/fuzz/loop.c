@@ -7,8 +7,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "fuzz/stress.h"
 #include "oracle/kmsg.h"
 #include "sys/sysfs.h"
+#include "util/racesync.h"
 #include "util/rand.h"
 #include "util/util.h"
 
@@ -161,14 +165,40 @@ static void tag_hook(const struct mmf_fuzz_opts *o, struct mmf_rand *rnd, struct
 			p->stmts[i].args[3] = o->corrupt_tag;
 }
 
+static const char kcsan_race[] = "/sys/kernel/debug/mmfuzz-race";
+
+/* One writer of the KCSAN kernel's racy counter, on a CPU of its own. */
+static void *race_writer(void *arg)
+{
+	cpu_set_t cpus;
+
+	if (!sched_getaffinity(0, sizeof(cpus), &cpus))
+		race_pin((int)(intptr_t)arg, &cpus);
+	if (mmf_sysfs_write(kcsan_race, "4000000") < 0)
+		mmf_warnx_("test hook: %s: %s", kcsan_race, mmf_sys_err());
+	return NULL;
+}
+
 /*
  * The crash path's self-test: a real kernel report from LKDTM while
- * programs run, or a machine that stops printing.
+ * programs run, a known data race on a KCSAN kernel, or a machine that
+ * stops printing.
  */
 static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stats *st)
 {
 	static const char lkdtm[] = "/sys/kernel/debug/provoke-crash/DIRECT";
 
+	if (o->kcsan_race_after && st->progs == (uint64_t)o->kcsan_race_after) {
+		pthread_t th[2];
+		int n = 0;
+
+		printf("mmfuzz: test hook: two writers of %s\n", kcsan_race);
+		fflush(stdout);
+		for (intptr_t k = 0; k < 2; k++)
+			n += !pthread_create(&th[n], NULL, race_writer, (void *)k);
+		while (n--)
+			pthread_join(th[n], NULL);
+	}
 	if (o->lkdtm && st->progs == (uint64_t)o->lkdtm_after) {
 		printf("mmfuzz: test hook: provoking LKDTM %s\n", o->lkdtm);
 		fflush(stdout);

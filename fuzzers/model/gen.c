@@ -507,8 +507,8 @@ static void uffd_wp_cycle(struct gen *g)
 	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_READ : MMF_WRITE, range, NULL);
 }
 
-/* Longest delays of a race's sweep: a few instructions to a syscall's length. */
-static const uint32_t race_spans_ns[] = { 500, 2000, 10000, 50000, MMF_RACE_MAX_DELAY_NS };
+/* Longest delays of a race's sweep: a few instructions to a slow syscall (TCG). */
+static const uint32_t race_spans_ns[] = { 2000, 20000, 200000, 2000000, MMF_RACE_MAX_DELAY_NS };
 
 /* A race statement: the group that follows meets in rounds, its window swept. */
 static void push_race(struct gen *g, int delayed)
@@ -580,6 +580,44 @@ static void swapoff_race(struct gen *g)
 	on.args[0] = off.args[0];
 	mmf_gen_args(g, &on, 1);
 	mmf_gen_push(g, &on);
+	mmf_gen_push(g, &join);
+}
+
+/*
+ * Faults racing on the same swapped pages: each round the main line
+ * writes a range and pages it out while two blocks wait, then both fault
+ * it back at once (swap-in against swap-in: one maps, the other must see
+ * that it did), or one frees it while the other faults it in.
+ */
+static void swapin_race(struct gen *g)
+{
+	struct mmf_stmt th = { .id = MMF_THREAD }, s = { .id = MMF_WRITE };
+	struct mmf_stmt end = { .id = MMF_END }, join = { .id = MMF_JOIN };
+	uint64_t range[3];
+
+	if (g->inflight)
+		mmf_gen_push(g, &join);
+	ensure_mapped(g);
+	mmf_gen_pick_range(g, &s, 0);
+	memcpy(range, s.args, sizeof(range));
+	push_race(g, 1 + mmf_rand_below(g->r, 2));
+	for (int k = 0; k < 2; k++) {
+		mmf_gen_push(g, &th);
+		g->body = 1;
+		if (k && mmf_rand_oneof(g->r, 3))
+			range_call(g, MMF_MADVISE, range,
+				   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
+		else
+			range_call(g, mmf_rand_oneof(g->r, 2) ? MMF_READ : MMF_WRITE, range, NULL);
+		g->body = -1;
+		mmf_gen_push(g, &end);
+		if (k)
+			break;
+		/* Between the blocks: the main line's part of each round, before they meet. */
+		mmf_gen_args(g, &s, 3);
+		mmf_gen_push(g, &s);
+		range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
+	}
 	mmf_gen_push(g, &join);
 }
 
@@ -657,8 +695,11 @@ static void step(struct gen *g)
 		thp_move(g);
 		return;
 	}
-	if (g->body < 0 && room(g) >= 12 && mmf_rand_oneof(g->r, 24)) {
-		swapoff_race(g);
+	if (g->body < 0 && room(g) >= 12 && mmf_rand_oneof(g->r, 12)) {
+		if (mmf_rand_oneof(g->r, 2))
+			swapoff_race(g);
+		else
+			swapin_race(g);
 		return;
 	}
 	s.id = pick_call(g);

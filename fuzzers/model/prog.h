@@ -47,7 +47,7 @@
  * opening the group's last block.
  */
 #define MMF_RACE_MAX_ROUNDS	64
-#define MMF_RACE_MAX_DELAY_NS	100000
+#define MMF_RACE_MAX_DELAY_NS	10000000	/* 10 ms: a syscall under TCG */
 #define MMF_RACE_PARTIES	(MMF_MAX_BLOCKS + 1)
 /* The comment the executor logs at the start of each round. */
 #define MMF_RACE_ROUND_MARK	"mmfuzz: race round"
