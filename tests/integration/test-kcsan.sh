@@ -20,7 +20,7 @@ grep -qx 'CONFIG_KCSAN=y' "$k/.config" || fail "$k: KCSAN is off"
 
 rc=0
 "$MMFUZZ" campaign --kernel "$k/bzImage" --vmlinux "$k/vmlinux" --engine mmfuzz \
-	--duration 150s --guest-arg --kcsan-race --guest-arg 5 --out "$TMP/c" \
+	--duration 60s --guest-arg --kcsan-race --guest-arg 5 --out "$TMP/c" \
 	>"$TMP/log" 2>&1 || rc=$?
 grep -v '^mmfuzz: vm 0: qemu' "$TMP/log" | tail -n 20
 [ $rc -eq 3 ] || fail "campaign exit status $rc, expected 3 (new titles)"
