@@ -80,6 +80,11 @@ static inline void race_left(struct race_sync *rs, int party)
 /* A block: arrive, and spin until the main line lets every party go. */
 static inline void race_arrive(struct race_sync *rs, int party)
 {
+	/*
+	 * A fork child maps its pages lazily: a first vDSO call after the
+	 * release would fault (tens of us). Make it now.
+	 */
+	race_left(rs, party);
 	atomic_fetch_add(&rs->arrived, 1);
 	/* A party that shares its CPU with another must let it run. */
 	for (unsigned int n = 1; !atomic_load(&rs->go); n++)
