@@ -545,6 +545,29 @@ static void open_block(struct gen *g, const struct mmf_stmt *s)
 	g->in_fork = mmf_calls[s->id].block == MMF_BLOCK_FORK;
 }
 
+/* A racing pattern's start: its own group, on a range (and its write, s). */
+static void race_start(struct gen *g, struct mmf_stmt *s, uint64_t *range)
+{
+	struct mmf_stmt join = { .id = MMF_JOIN };
+
+	if (g->inflight)
+		mmf_gen_push(g, &join);
+	ensure_mapped(g);
+	mmf_gen_pick_range(g, s, 0);
+	memcpy(range, s->args, 3 * sizeof(range[0]));
+	mmf_gen_args(g, s, 3);
+}
+
+/* A block's call on the racing range: it frees it one time in frees, else touches it. */
+static void race_touch(struct gen *g, const uint64_t *range, int frees)
+{
+	if (frees && mmf_rand_oneof(g->r, frees))
+		range_call(g, MMF_MADVISE, range,
+			   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
+	else
+		range_call(g, mmf_rand_oneof(g->r, 2) ? MMF_READ : MMF_WRITE, range, NULL);
+}
+
 /*
  * swapoff against faults and frees of the pages it brings back: a block
  * pages a range out and touches it again while the main line turns the
@@ -557,22 +580,13 @@ static void swapoff_race(struct gen *g)
 	struct mmf_stmt end = { .id = MMF_END }, join = { .id = MMF_JOIN };
 	uint64_t range[3];
 
-	if (g->inflight)
-		mmf_gen_push(g, &join);
-	ensure_mapped(g);
-	mmf_gen_pick_range(g, &s, 0);
-	memcpy(range, s.args, sizeof(range));
-	mmf_gen_args(g, &s, 3);
+	race_start(g, &s, range);
 	mmf_gen_push(g, &s);
 	push_race(g, mmf_rand_below(g->r, 2));
 	mmf_gen_push(g, &th);
 	g->body = 2;
 	range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
-	if (mmf_rand_oneof(g->r, 2))
-		range_call(g, MMF_MADVISE, range,
-			   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
-	else
-		range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+	race_touch(g, range, 2);
 	g->body = -1;
 	mmf_gen_push(g, &end);
 	builders[MMF_SWAPOFF]->build(g, &off);
@@ -595,26 +609,17 @@ static void swapin_race(struct gen *g)
 	struct mmf_stmt end = { .id = MMF_END }, join = { .id = MMF_JOIN };
 	uint64_t range[3];
 
-	if (g->inflight)
-		mmf_gen_push(g, &join);
-	ensure_mapped(g);
-	mmf_gen_pick_range(g, &s, 0);
-	memcpy(range, s.args, sizeof(range));
+	race_start(g, &s, range);
 	push_race(g, 1 + mmf_rand_below(g->r, 2));
 	for (int k = 0; k < 2; k++) {
 		mmf_gen_push(g, &th);
 		g->body = 1;
-		if (k && mmf_rand_oneof(g->r, 3))
-			range_call(g, MMF_MADVISE, range,
-				   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
-		else
-			range_call(g, mmf_rand_oneof(g->r, 2) ? MMF_READ : MMF_WRITE, range, NULL);
+		race_touch(g, range, k ? 3 : 0);
 		g->body = -1;
 		mmf_gen_push(g, &end);
 		if (k)
 			break;
 		/* Between the blocks: the main line's part of each round, before they meet. */
-		mmf_gen_args(g, &s, 3);
 		mmf_gen_push(g, &s);
 		range_call(g, MMF_MADVISE, range, "MADV_PAGEOUT");
 	}
