@@ -86,6 +86,11 @@ static void stop(struct mmf_guest_repro *g)
 	g->ctl.len = 0;
 }
 
+void mmf_guest_repro_restart(struct mmf_guest_repro *g)
+{
+	stop(g);
+}
+
 void mmf_guest_repro_free(struct mmf_guest_repro *g)
 {
 	stop(g);

@@ -92,6 +92,8 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 			  struct mmf_guest_cover *c);
 /* Guests booted so far. */
 int mmf_guest_repro_boots(const struct mmf_guest_repro *g);
+/* Stop the guest: the next request boots a fresh one. */
+void mmf_guest_repro_restart(struct mmf_guest_repro *g);
 /* Stop the guest, free g. */
 void mmf_guest_repro_free(struct mmf_guest_repro *g);
 

@@ -256,11 +256,6 @@ static void run_cases(struct run *run, int side, struct mmf_guest_repro *g)
 }
 
 /*
- * Benchmark runs go to the two sides in turn, base first in odd runs and
- * patched first in even ones: a host whose load drifts during the
- * validation then weighs on both sides alike instead of on the later one.
- */
-/*
  * --runs auto: enough runs when every metric's interval of the change is
  * within +-min_change/2 of its estimate, so that a change of min_change
  * would stand clear of no change.
@@ -284,6 +279,15 @@ static bool narrow(const struct run *run, const char *bench)
 	return true;
 }
 
+/*
+ * Benchmark runs go to the two sides in turn, base first in odd runs and
+ * patched first in even ones: a host whose load drifts during the
+ * validation then weighs on both sides alike instead of on the later one.
+ * Each run has a boot of its own: under TCG one boot of a kernel can run
+ * a benchmark 60% slower than the next boot of the same kernel, every
+ * run alike (where the host placed guest memory, the guest's own layout).
+ * That is the variance between runs, not a difference of the kernels.
+ */
 static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_SIDES],
 		       char *err, size_t n)
 {
@@ -305,6 +309,7 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 
 				mmf_sb_init(&json);
 				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json);
+				mmf_guest_repro_restart(g[side]);
 				add_samples(run, side, json.buf);
 				mmf_sb_free(&json);
 				if (got < 0) {

@@ -145,7 +145,7 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 		mmf_sb_printf(sb, "  %-8s %s\n", "patches", r->patches);
 	mmf_sb_printf(sb, "  %d run(s) of each reproducer and program per kernel", r->attempts);
 	if (r->nr_metrics)
-		mmf_sb_printf(sb, ", %d benchmark run(s) per kernel, the kernels in turn",
+		mmf_sb_printf(sb, ", %d benchmark run(s) per kernel, the kernels in turn, a boot each",
 			      r->metrics[0].st[0].n);
 	if (r->fuzzed)
 		mmf_sb_printf(sb, ", %llds of fuzzing per kernel", (long long)r->budget_ms / 1000);
