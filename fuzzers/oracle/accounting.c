@@ -322,9 +322,11 @@ int mmf_acct_sys_check(struct mmf_acct_sys *before, struct strbuf *out)
 /*
  * status, smaps_rollup, then status again: another process may page this
  * one out meanwhile (process_madvise, the reclaim stressor, kswapd), and
- * then the two files describe different moments: no comparison.
+ * reading the files faults in this process's own heap, and then the two
+ * files describe different moments. Such a reading is retried; after
+ * READ_TRIES, no comparison.
  */
-void mmf_acct_proc_read(struct mmf_acct_proc *p)
+static bool proc_read_once(struct mmf_acct_proc *p)
 {
 	char *st = mmf_read_file("/proc/self/status", NULL);
 	char *sm = mmf_read_file("/proc/self/smaps_rollup", NULL);
@@ -338,15 +340,22 @@ void mmf_acct_proc_read(struct mmf_acct_proc *p)
 	p->rss_shmem = st ? field_kb(st, "RssShmem") : -1;
 	p->anonymous = sm ? field_kb(sm, "Anonymous") : -1;
 	p->swap = sm ? field_kb(sm, "Swap") : -1;
+	free(st);
+	free(st2);
+	free(sm);
+	return !moved;
+}
+
+void mmf_acct_proc_read(struct mmf_acct_proc *p)
+{
+	for (int t = 0; t < READ_TRIES && !proc_read_once(p); t++)
+		;
 	if (p->rss_anon >= 0)
 		p->rss_anon += skew("RssAnon");
 	if (p->vm_swap >= 0)
 		p->vm_swap += skew("VmSwap");
 	if (p->vm_lck >= 0)
 		p->vm_lck += skew("VmLck");
-	free(st);
-	free(st2);
-	free(sm);
 }
 
 /* Any page of the arena backed by shmem (a file or shared anonymous). */
