@@ -7,13 +7,23 @@
 
 guest_fuzz x86_64 40s
 
-out=$TMP/crash
-rc=0
-MMFUZZ_ACCEL=tcg "$MMFUZZ" vm --arch x86_64 --kernel debian --duration 5m \
-	--append mmfuzz.crash_after=10 --out "$out" >"$out.out" 2>&1 || rc=$?
-cat "$out.out"
-[ $rc -eq 3 ] || fail "crash: mmfuzz vm exited with $rc, not 3 (a kernel report)"
-grep -q '^mmfuzz: vm: REPORT: .*sysrq' "$out.out" || fail "crash: the panic was not reported"
+# The hook's panic comes 5 s into fuzzing. A kernel that reports something
+# of its own before that (a finding on Debian's kernel, or TCG's) leaves the
+# hook untested: its report is shown and a second guest, on another seed,
+# is the test.
+for try in 1 2; do
+	out=$TMP/crash$try
+	rc=0
+	MMFUZZ_ACCEL=tcg "$MMFUZZ" vm --arch x86_64 --kernel debian --duration 5m \
+		--append mmfuzz.crash_after=5 --out "$out" >"$out.out" 2>&1 || rc=$?
+	cat "$out.out"
+	[ $rc -eq 3 ] || fail "crash: mmfuzz vm exited with $rc, not 3 (a kernel report)"
+	grep -q '^mmfuzz: vm: REPORT: .*sysrq' "$out.out" && break
+	grep -q '^mmfuzz: vm: REPORT: ' "$out.out" || fail "crash: the panic was not reported"
+	echo "INFO: crash: the kernel reported before the hook's panic:"
+	head -n 60 "$out"/crashes/*/report.0 | sed 's/^/    /'
+	[ $try -eq 1 ] || fail "crash: two guests in a row reported before the hook's panic"
+done
 [ "$(tail -n 1 "$out/exec.log")" = "# mmfuzz-init: crashing the kernel" ] ||
 	fail "crash: the last line before the panic is not on the host"
 grep -q '^# mmfuzz: executing program$' "$out/exec.log" ||
