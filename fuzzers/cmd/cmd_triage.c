@@ -360,10 +360,7 @@ static int triage_add(int argc, char **argv)
 
 int cmd_triage(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int argc, char **argv);
-	} cmds[] = {
+	static const struct mmf_subcmd cmds[] = {
 		{ "parse", triage_parse },
 		{ "list", triage_list },
 		{ "show", triage_show },
@@ -374,27 +371,6 @@ int cmd_triage(int argc, char **argv)
 		.name = "triage", .synopsis = "SUBCOMMAND [options]", .epilog = epilog,
 		.max_args = 0,
 	};
-	int i = 1;
 
-	/*
-	 * Only what comes before the subcommand is triage's (--help,
-	 * --version): the parser would take the subcommand's options too.
-	 */
-	while (i < argc && argv[i][0] == '-')
-		i++;
-	mmf_opts_parse(&spec, i, argv);
-	if (i == argc) {
-		mmf_warnx_("triage: missing subcommand (see 'mmfuzz triage --help')");
-		return 2;
-	}
-	/* As 'mmfuzz help'. */
-	if (!strcmp(argv[i], "help")) {
-		mmf_opts_usage(&spec, stdout);
-		return 0;
-	}
-	for (size_t k = 0; k < ARRAY_SIZE(cmds); k++)
-		if (!strcmp(argv[i], cmds[k].name))
-			return cmds[k].fn(argc - i, argv + i);
-	mmf_warnx_("triage: unknown subcommand '%s' (see 'mmfuzz triage --help')", argv[i]);
-	return 2;
+	return mmf_subcmd_run(&spec, cmds, ARRAY_SIZE(cmds), argc, argv);
 }

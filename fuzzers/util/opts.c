@@ -244,3 +244,31 @@ int mmf_opts_parse(const struct mmf_cmd_spec *s, int argc, char **argv)
 	}
 	return optind;
 }
+
+int mmf_subcmd_run(const struct mmf_cmd_spec *s, const struct mmf_subcmd *cmds, size_t nr,
+		   int argc, char **argv)
+{
+	int i = 1;
+
+	/*
+	 * Only what comes before the subcommand is the command's: the
+	 * parser would take the subcommand's options too.
+	 */
+	while (i < argc && argv[i][0] == '-')
+		i++;
+	mmf_opts_parse(s, i, argv);
+	if (i == argc) {
+		mmf_warnx_("%s: missing subcommand (see 'mmfuzz %s --help')", s->name, s->name);
+		return 2;
+	}
+	if (!strcmp(argv[i], "help")) {
+		mmf_opts_usage(s, stdout);
+		return 0;
+	}
+	for (size_t k = 0; k < nr; k++)
+		if (!strcmp(argv[i], cmds[k].name))
+			return cmds[k].fn(argc - i, argv + i);
+	mmf_warnx_("%s: unknown subcommand '%s' (see 'mmfuzz %s --help')", s->name, argv[i],
+		   s->name);
+	return 2;
+}

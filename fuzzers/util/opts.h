@@ -70,6 +70,20 @@ int mmf_opts_parse(const struct mmf_cmd_spec *s, int argc, char **argv);
 /* The usage text (defaults as dst holds them now). */
 void mmf_opts_usage(const struct mmf_cmd_spec *s, FILE *f);
 
+/* A subcommand of a command ("triage list", "farm jobs"): argv[0] is its name. */
+struct mmf_subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+/*
+ * Run the subcommand argv names after the command's own options (--help,
+ * --version, which s parses; "help" is --help too). Its exit status, or 2
+ * with one line for a missing or unknown one.
+ */
+int mmf_subcmd_run(const struct mmf_cmd_spec *s, const struct mmf_subcmd *cmds, size_t nr,
+		   int argc, char **argv);
+
 /* Shared parsers of arguments, as MMF_OPT_FN's fn or alone. */
 int mmf_opt_num(const char *s, long long lo, long long hi, long long *v);
 
