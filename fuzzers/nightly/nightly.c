@@ -163,36 +163,9 @@ static int take_lock(const char *store, char *err, size_t n)
 	return fd;
 }
 
-/* S/nights/ID, ID the start in UTC; a second run in the same second gets -2, -3, ... */
 static int make_night(struct night *nt, char *err, size_t n)
 {
-	char id[32], *nights = mmf_xasprintf("%s/nights", nt->o->store);
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(id, sizeof(id), "%Y%m%dT%H%M%SZ", &tm);
-	if (mmf_mkdir_p(nights, 0755)) {
-		snprintf(err, n, "cannot create %s: %s", nights, strerror(errno));
-		free(nights);
-		return -1;
-	}
-	for (int k = 1; !nt->dir; k++) {
-		nt->id = k == 1 ? mmf_xstrdup(id) : mmf_xasprintf("%s-%d", id, k);
-		nt->dir = mmf_xasprintf("%s/%s", nights, nt->id);
-		if (mkdir(nt->dir, 0755) == 0)
-			break;
-		if (errno != EEXIST || k == 100) {
-			snprintf(err, n, "cannot create %s: %s", nt->dir, strerror(errno));
-			free(nights);
-			return -1;
-		}
-		free(nt->id);
-		free(nt->dir);
-		nt->id = nt->dir = NULL;
-	}
-	free(nights);
-	return 0;
+	return mmf_night_make(nt->o->store, &nt->id, &nt->dir, err, n);
 }
 
 static int snapshot(const char *crashes, struct seen **out)
@@ -404,20 +377,6 @@ static void arch_figures(const char *dir, void *arg)
 	each_entry(dir, "vm-", vm_figures, arg);
 }
 
-/* JSON of one bug line: the bugs file's fields and the store's. */
-static void bug_json(struct strbuf *js, const struct mmf_bug *b, long count, bool is_new,
-		     bool first)
-{
-	mmf_sb_puts(js, first ? "{\"title\":" : ",{\"title\":");
-	mmf_sb_json_str(js, b->title);
-	mmf_sb_puts(js, ",\"dir\":");
-	mmf_sb_json_str(js, b->name);
-	mmf_sb_printf(js, ",\"count\":%ld,\"total\":%ld,\"new\":%s,\"repro\":", count, b->count,
-		      is_new ? "true" : "false");
-	mmf_sb_json_str(js, b->repro);
-	mmf_sb_puts(js, "}");
-}
-
 static long count_before(const struct seen *s, int n, const char *name, bool *found)
 {
 	for (int i = 0; i < n; i++)
@@ -436,13 +395,12 @@ static long count_before(const struct seen *s, int n, const char *name, bool *fo
 static int record(struct night *nt, const struct seen *before, int nb, char *err, size_t n)
 {
 	const struct mmf_nightly_opts *o = nt->o;
-	struct strbuf bugs, js, text;
+	struct strbuf bugs, js;
 	struct figures f = { 0 };
 	struct mmf_bug *b = NULL;
 	struct mmf_night rec;
 	int na, nr_bugs = 0, nr_new = 0, r = 0;
 	long findings = 0;
-	char *path;
 	double secs = nt->fuzz_ms / 1000.0;
 
 	na = mmf_store_list(nt->crashes, &b);
@@ -456,15 +414,13 @@ static int record(struct night *nt, const struct seen *before, int nb, char *err
 	mmf_cover_pcs_sort(&f.pcs);
 	mmf_sb_init(&bugs);
 	mmf_sb_init(&js);
-	mmf_sb_init(&text);
 	for (int i = 0; i < na; i++) {
 		bool known;
 		long c = b[i].count - count_before(before, nb, b[i].name, &known);
 
 		if (c <= 0)
 			continue;
-		mmf_sb_printf(&bugs, "%ld\t%d\t%s\n", c, !known, b[i].title);
-		bug_json(&js, &b[i], c, !known, !nr_bugs);
+		mmf_night_bug(&bugs, &js, &b[i], c, !known);
 		nr_bugs++;
 		nr_new += !known;
 		findings += c;
@@ -478,46 +434,11 @@ static int record(struct night *nt, const struct seen *before, int nb, char *err
 		.swap_in = f.swap_in, .swap_out = f.swap_out, .findings = findings,
 		.bugs = nr_bugs, .new_bugs = nr_new, .error = nt->error,
 	};
-	mmf_sb_printf(&text, "night: %s\ntree: %s\ncommit: %s\narch: %s\nkernel: %s\nconfig: %s\n"
-		      "budget_s: %.0f\nfuzz_s: %.0f\nprograms: %.0f\nprograms_s: %.2f\n"
-		      "coverage: %.0f\nswap_in: %.0f\nswap_out: %.0f\nboots: %d\nfindings: %d\n"
-		      "bugs: %d\nnew_bugs: %d\nreproduced: %d\nno_reproducer: %d\nerror: %d\n",
-		      rec.id, o->tree ? o->tree : "-", rec.commit, rec.arch, rec.kernel,
-		      rec.config, rec.budget_s, secs, rec.programs, rec.programs_s,
-		      rec.coverage, rec.swap_in, rec.swap_out, nt->boots, rec.findings,
-		      rec.bugs, rec.new_bugs, nt->found, nt->failed, rec.error);
-	path = mmf_xasprintf("%s/bugs", nt->dir);
-	r |= mmf_write_file_atomic(path, bugs.buf ? bugs.buf : "", bugs.len);
-	free(path);
-	path = mmf_xasprintf("%s/night", nt->dir);
-	r |= mmf_write_file_atomic(path, text.buf, text.len);
-	free(path);
-	mmf_sb_free(&text);
-	mmf_sb_puts(&text, "{\"night\":");
-	mmf_sb_json_str(&text, rec.id);
-	mmf_sb_puts(&text, ",\"tree\":");
-	mmf_sb_json_str(&text, o->tree ? o->tree : "");
-	mmf_sb_puts(&text, ",\"commit\":");
-	mmf_sb_json_str(&text, rec.commit);
-	mmf_sb_puts(&text, ",\"arch\":");
-	mmf_sb_json_str(&text, rec.arch);
-	mmf_sb_puts(&text, ",\"kernel\":");
-	mmf_sb_json_str(&text, rec.kernel);
-	mmf_sb_puts(&text, ",\"config\":");
-	mmf_sb_json_str(&text, rec.config);
-	mmf_sb_printf(&text, ",\"budget_s\":%.0f,\"fuzz_s\":%.0f,\"programs\":%.0f,"
-		      "\"programs_per_s\":%.2f,\"coverage\":%.0f,\"swap_in\":%.0f,"
-		      "\"swap_out\":%.0f,\"boots\":%d,\"findings\":%d,\"new_bugs\":%d,"
-		      "\"reproduced\":%d,\"no_reproducer\":%d,\"error\":%s,\"bugs\":[%s]}\n",
-		      rec.budget_s, secs, rec.programs, rec.programs_s, rec.coverage,
-		      rec.swap_in, rec.swap_out, nt->boots, rec.findings, rec.new_bugs,
-		      nt->found, nt->failed, rec.error ? "true" : "false", js.buf ? js.buf : "");
-	path = mmf_xasprintf("%s/summary.json", nt->dir);
-	r |= mmf_write_file_atomic(path, text.buf, text.len);
-	if (r)
-		snprintf(err, n, "cannot write the night's record in %s: %s", nt->dir,
-			 strerror(errno));
-	free(path);
+	r = mmf_night_write(nt->dir, &(struct mmf_night_record){
+		.night = &rec, .tree = o->tree, .fuzz_s = secs, .boots = nt->boots,
+		.reproduced = nt->found, .no_reproducer = nt->failed,
+		.bugs = bugs.buf ? bugs.buf : "", .bugs_json = js.buf ? js.buf : "",
+	}, err, n);
 	/* The reports of tonight's bugs, with what the night knows of the kernel. */
 	for (int i = 0; i < na && !r; i++) {
 		bool known;
@@ -526,7 +447,6 @@ static int record(struct night *nt, const struct seen *before, int nb, char *err
 		    mmf_bug_report_write(o->store, b[i].title, &rec, err, n))
 			r = -1;
 	}
-	mmf_sb_free(&text);
 	mmf_sb_free(&bugs);
 	mmf_sb_free(&js);
 	mmf_cover_pcs_free(&f.pcs);

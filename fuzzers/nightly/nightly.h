@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "store/store.h"
 #include "util/util.h"
 
 #define MMF_NIGHTLY_MAX_ARCH	2
@@ -114,6 +115,26 @@ int mmf_dashboard_write(const char *store, const struct mmf_history *h, char *er
  */
 int mmf_bug_report_write(const char *store, const char *title, const struct mmf_night *night,
 			 char *err, size_t n);
+
+/* ---- a night's record, written by the nightly run and the farm's collector */
+
+struct mmf_night_record {
+	const struct mmf_night *night;
+	const char *tree;		/* NULL: none */
+	double fuzz_s;
+	int boots, reproduced, no_reproducer;
+	const char *bugs;		/* the bugs file, mmf_night_bug's lines */
+	const char *bugs_json;		/* the summary's bugs, mmf_night_bug's items */
+	const char *more;		/* "key: value" lines for the night file, NULL: none */
+};
+
+/* S/nights/ID, ID now in UTC (-2, -3, ... when taken): 0 and both malloc'ed, or -1 and err. */
+int mmf_night_make(const char *store, char **id, char **dir, char *err, size_t n);
+/* A bug seen count times tonight, into the bugs file and summary's list. */
+void mmf_night_bug(struct strbuf *bugs, struct strbuf *json, const struct mmf_bug *b, long count,
+		   bool is_new);
+/* dir's night, bugs and summary.json. 0, or -1 and err. */
+int mmf_night_write(const char *dir, const struct mmf_night_record *r, char *err, size_t n);
 
 /* ---- cause bisection --------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #ifndef MMF_TEST_TAP_H
 #define MMF_TEST_TAP_H
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,5 +80,22 @@ static int tap_main(const struct tap_test *tests, size_t nr)
 }
 
 #define tap_run(tests) tap_main(tests, sizeof(tests) / sizeof((tests)[0]))
+
+/* tap_main() in dir, a mkdtemp() template made first and removed after. */
+static inline int tap_main_in(const struct tap_test *tests, size_t nr, char *dir)
+{
+	char rm[PATH_MAX + 16];
+	int r;
+
+	if (!mkdtemp(dir))
+		return 1;
+	r = tap_main(tests, nr);
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+	if (system(rm))
+		r = 1;
+	return r;
+}
+
+#define tap_run_in(tests, dir) tap_main_in(tests, sizeof(tests) / sizeof((tests)[0]), dir)
 
 #endif

@@ -154,15 +154,6 @@ int main(void)
 {
 	static const struct tap_test tests[] = { TAP_TEST(test_states), TAP_TEST(test_corrupted),
 						 TAP_TEST(test_empty) };
-	char *rm;
-	int r;
 
-	if (!mkdtemp(store))
-		return 1;
-	r = tap_run(tests);
-	rm = mmf_xasprintf("rm -rf '%s'", store);
-	if (system(rm))
-		r = 1;
-	free(rm);
-	return r;
+	return tap_run_in(tests, store);
 }
