@@ -42,11 +42,23 @@ static bool matches_any(const char *const *res, const struct console *con, size_
 	return false;
 }
 
+/*
+ * Lines that echo what they were given, never a report's start: the
+ * kernel's command line and init's of the fuzzer's options, where a test
+ * hook's argument may read "WARNING:15", and the fuzzer's line for a
+ * report it saved.
+ */
+static const char *const echoes[] = {
+	"Kernel command line: ", "] Command line: ", "mmfuzz-init: running: ", "^REPORT: ", NULL,
+};
+
 /* Which kind of report line i starts, -1 if none. */
 static int line_oops(const struct console *con, size_t i)
 {
 	const struct cline *l = &con->lines[i];
 
+	if (matches_any(echoes, con, i))
+		return -1;
 	for (size_t k = 0; k < mmf_nr_oopses; k++) {
 		const struct oops *o = &mmf_oopses[k];
 
