@@ -81,7 +81,9 @@ int cmd_fuzz(int argc, char **argv)
 			"(a guest's coverage port; kvm/init gives it)"),
 		MMF_OPT("findings", "PORT", MMF_OPT_STR, &fo.findings,
 			"a guest's findings channel: send each oracle report to the\n"
-			"host and wait until it is saved there (kvm/init gives it)"),
+			"host and wait until it is saved there (kvm/init gives it);\n"
+			"kmsg: as frame lines on the kernel log, for a host that has\n"
+			"only the console (LAVA), and a test case line per finding"),
 		MMF_OPT("lkdtm", "TYPE[:N]", MMF_OPT_FN, &fo,
 			"provoke LKDTM TYPE after N programs (N 5 if not given)",
 			.fn = parse_lkdtm, .hook = 1),

@@ -24,7 +24,7 @@ struct mmf_fuzz_opts {
 	int max_calls;		/* per generated program */
 	const char *exec_log;	/* NULL: OUT/exec.log; a guest gives its log port */
 	bool print_reports;	/* whole reports on stdout (a guest's console) */
-	const char *findings;	/* a guest's findings channel (vm/vm.h), NULL: none */
+	const char *findings;	/* a guest's findings channel (vm/vm.h), "kmsg", NULL: none */
 	const char *cover_log;	/* a guest's coverage port (fuzz/coverlog.h), NULL: none */
 	/* Test hooks for the crash path: after this many programs, provoke
 	 * an LKDTM crash of this type, or go silent as a hung machine would.
@@ -62,8 +62,16 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
  * once the findings channel is open, also send an oracle's report to the
  * host and wait until the host has saved it. 0 and *res filled, or -errno
  * with mmf_store_err() set.
+ *
+ * The channel "kmsg" is for a guest whose console is all the host keeps
+ * (a LAVA job): each oracle report goes to the kernel log as frame lines
+ * (store/wire.h), which the kernel prints whole on the console, and every
+ * report saved, the kernel's too, as a LAVA test case line
+ * "mmfuzz-case: CLASS: fail"; mmf_findings_close() then says "pass" for
+ * each class that had none.
  */
 int mmf_findings_open(const char *path);
+void mmf_findings_close(void);
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
 		   struct mmf_store_added *res);
 

@@ -249,9 +249,9 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 
 	memset(st, 0, sizeof(*st));
 	mmf_rand_seed(&rnd, o->seed);
-	if (o->findings && mmf_findings_open(o->findings))
-		mmf_warnx_("findings channel %s: %s: findings stay in this guest", o->findings,
-		       strerror(errno));
+	if (o->findings && (errno = -mmf_findings_open(o->findings)))
+		mmf_warnx_("findings channel %s: %s: findings stay in this guest%s", o->findings,
+			   strerror(errno), errno == EPERM ? " (kmsg needs printk.devkmsg=on)" : "");
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	logpath = o->exec_log ? mmf_xstrdup(o->exec_log) : mmf_xasprintf("%s/exec.log", o->out);
@@ -320,6 +320,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	if (run)
 		mmf_stress_stop(run);
 	mmf_kmsg_close(eo.kmsg);
+	mmf_findings_close();
 	mmf_cover_log_close(clog);
 	close(eo.exec_log_fd);
 	free(pool);
