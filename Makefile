@@ -20,7 +20,7 @@ LDLIBS	:= -luring -pthread -lm
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
-	   validate nightly
+	   validate nightly farm
 CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c) fuzzers/util/racesync.h
 LIB_SRC	:= $(filter-out $(CS_RUNTIME),$(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c \
 	   fuzzers/$(l)/*/*.c))) $(wildcard stressors/*.c)

@@ -22,8 +22,9 @@ declare -A allowed=(
 	[bench]="bench sys util"
 	[validate]="validate campaign bench vm store report repro symbolize model util"
 	[nightly]="nightly campaign vm store report symbolize repro model util"
+	[farm]="farm nightly campaign vm store report symbolize util"
 	[afl]="afl model util"
-	[cmd]="cmd nightly csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
+	[cmd]="cmd farm nightly csource validate bench vm campaign fuzz exec repro oracle model sys store report symbolize util stressors"
 )
 
 bad=0

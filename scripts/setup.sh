@@ -22,6 +22,7 @@ pkgs=(
 	busybox-static		# the test guest's initramfs
 	libc6-dev-arm64-cross	# the static mmfuzz of arm64 guests
 	liburing-dev liburing-dev:arm64	# io_uring, in both arches' static builds
+	lava-dispatcher lavacli	# farms: lava-run runs a job here, lavacli submits
 )
 
 # arm64 guests: Debian's arm64 kernel and busybox-static:arm64 are fetched

@@ -29,6 +29,7 @@ int cmd_afl_target(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_farm(int argc, char **argv);
 
 /*
  * Options several commands share: one name, help and check each. The

@@ -27,6 +27,7 @@ static const struct cmd {
 	{ "bench", cmd_bench, "run the mm benchmarks (swap, PAGEOUT, mlock) on this kernel" },
 	{ "nightly", cmd_nightly, "one unattended night: build, fuzz, reproduce, report, dashboard" },
 	{ "bisect", cmd_bisect, "the commit that brought a bug in: git bisect run with its reproducer" },
+	{ "farm", cmd_farm, "campaigns as LAVA jobs (shards), their findings collected into a store" },
 	{ "validate", cmd_validate, "compare a base and a patched kernel: reproducers, benchmarks, fuzzing" },
 	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
 	{ "afl-target", cmd_afl_target, "the AFL++ engine's target: afl-fuzz runs it" },

@@ -9,6 +9,17 @@ expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
 expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
 expect_error "fuzz: --duration 'soon' is not a duration" "$MMFUZZ" fuzz --native --duration soon
 expect_error 'unknown command' "$MMFUZZ" frobnicate
+# farm: a missing kernel, a bad shard count, an unwritable store, a log that is none.
+expect_error 'nope/bzImage: no such file' "$MMFUZZ" farm jobs --kernel "$TMP/nope/bzImage" \
+	--initramfs "$TMP/nope/i" --out "$TMP/jobs"
+expect_error "farm jobs: --shards 'many' is not a number" "$MMFUZZ" farm jobs --kernel k \
+	--initramfs i --shards many --out "$TMP/jobs"
+printf 'not\0a log' >"$TMP/bin.log"
+expect_error 'bin.log: neither a LAVA job log nor a console log' \
+	"$MMFUZZ" farm collect --store "$TMP/farm-store" "$TMP/bin.log"
+[ ! -e "$TMP/farm-store" ] || fail "a bad log made the store"
+expect_error 'cannot write the store' "$MMFUZZ" farm collect --store "$TMP/bin.log/store" \
+	tests/data/farm/server.log
 # repro: where to run, a crash without programs, a malformed saved program.
 mkdir -p "$TMP/bug" && echo 'WARNING in foo' >"$TMP/bug/title"
 expect_error 'say where' "$MMFUZZ" repro "$TMP/bug"

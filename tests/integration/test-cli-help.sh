@@ -8,7 +8,8 @@ version=$("$MMFUZZ" --version)
 echo "$version" | grep -Eq '^mmfuzz [0-9.]+ \(.+\)$' || fail "--version: '$version'"
 cmds=$("$MMFUZZ" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
 [ "$(echo "$cmds" | wc -l)" -ge 12 ] || fail "commands listed: $cmds"
-for c in $cmds "triage list" "triage show" "triage html" "triage add" "triage parse"; do
+for c in $cmds "triage list" "triage show" "triage html" "triage add" "triage parse" \
+	"farm jobs" "farm device" "farm collect"; do
 	rc=0
 	# shellcheck disable=SC2086 # "triage add" is two words
 	"$MMFUZZ" $c --help >"$TMP/out" 2>"$TMP/err" || rc=$?
