@@ -28,13 +28,24 @@ grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "hang saved withou
 grep -q 'mmfuzz: test hook: going silent' "$bug/log.0" || fail "hang saved without the console log"
 
 # The guests' fuzzers end after 10 s: each end is a new boot, not a finding.
+# Debian's kernel may oops on its own meanwhile (CI saw "kernel panic: Fatal
+# exception" in boot 1): that is a kernel report, shown; an end is never one.
 "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 75s --kernel debian \
 	--guest-arg --duration --guest-arg 10s --out "$TMP/e" >"$TMP/log3" 2>&1 && rc=0 || rc=$?
+summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log3") || { cat "$TMP/log3"; fail "no summary"; }
+if [ $rc -eq 3 ] && grep -q ' 0 hang(s), 0 lost,' <<<"$summary"; then
+	echo "INFO: Debian's kernel reported during the run:"
+	grep 'REPORT: ' "$TMP/log3" | sed 's/^/    /'
+	head -n 40 "$TMP"/e/crashes/*/report.0 | sed 's/^/    /'
+	rc=0
+fi
 [ $rc -eq 0 ] || { cat "$TMP/log3"; fail "campaign of ending guests exit $rc, not 0"; }
-grep -q 'boot 1: the fuzzer ended (exit status 0); booting again' "$TMP/log3" ||
-	{ cat "$TMP/log3"; fail "the end of the guest's fuzzer not seen"; }
-grep -q 'boot 2: first program' "$TMP/log3" || { cat "$TMP/log3"; fail "no second boot"; }
-[ -z "$(ls "$TMP/e/crashes" 2>/dev/null)" ] || fail "an ended guest filed: $(ls "$TMP/e/crashes")"
+grep -q '0 hang(s), 0 lost' <<<"$summary" || { cat "$TMP/log3"; fail "an ended guest filed"; }
+n=$(sed -n 's/.*boot \([0-9]*\): the fuzzer ended (exit status 0); booting again/\1/p' \
+	"$TMP/log3" | head -n 1)
+[ -n "$n" ] || { cat "$TMP/log3"; fail "the end of the guest's fuzzer not seen"; }
+grep -q "boot $((n + 1)): first program" "$TMP/log3" ||
+	{ cat "$TMP/log3"; fail "no boot after boot $n ended"; }
 
 # Killed while it runs: what it saved stays, its guests go.
 "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
