@@ -383,7 +383,7 @@ static int night(const struct mmf_farm_collect_opts *o, struct job *jobs, int nj
 
 static int check_store(const char *store, char *err, size_t n)
 {
-	const char *sub[] = { "crashes", "farm/logs", "nights" };
+	static const char *const sub[] = { "crashes", "farm/logs", "nights" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(sub); i++) {
 		char *d = mmf_xasprintf("%s/%s", store, sub[i]);

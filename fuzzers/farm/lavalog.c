@@ -300,9 +300,9 @@ int mmf_lava_log_parse(const char *buf, size_t len, struct mmf_lava_log *l, char
 		} else if (!strcmp(e.lvl.buf, "target") && !e.map &&
 			   (!typed[0] || strcmp(e.msg.buf ? e.msg.buf : "", typed))) {
 			l->target_ms = ms;
-		}
-		else if (!strcmp(e.lvl.buf, "results") && e.map)
+		} else if (!strcmp(e.lvl.buf, "results") && e.map) {
 			job_result(l, &e);
+		}
 		mmf_sb_free(&e.dt);
 		mmf_sb_free(&e.lvl);
 		mmf_sb_free(&e.msg);
