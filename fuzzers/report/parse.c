@@ -45,11 +45,12 @@ static bool matches_any(const char *const *res, const struct console *con, size_
 /*
  * Lines that echo what they were given, never a report's start: the
  * kernel's command line and init's of the fuzzer's options, where a test
- * hook's argument may read "WARNING:15", and the fuzzer's line for a
- * report it saved.
+ * hook's argument may read "WARNING:15", the fuzzer's line for a report
+ * it saved, and the rows of its closing table of titles (store/tally.c).
  */
 static const char *const echoes[] = {
-	"Kernel command line: ", "] Command line: ", "mmfuzz-init: running: ", "^REPORT: ", NULL,
+	"Kernel command line: ", "] Command line: ", "mmfuzz-init: running: ", "^REPORT: ",
+	"^ +[0-9]+  (new |known) ", NULL,
 };
 
 /* Which kind of report line i starts, -1 if none. */
