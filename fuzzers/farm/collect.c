@@ -17,6 +17,8 @@
 #define LAST_PROGS	10
 /* What the guest's fuzzer prints once it runs: fuzzing from here (campaign.c). */
 #define READY		"mmfuzz: fuzzing natively"
+/* The title of a panic the parser found no report before (report/oops.c). */
+#define PANIC		"kernel panic: "
 
 struct job {
 	const char *path;
@@ -251,12 +253,15 @@ static int take_console(struct job *j, const struct mmf_farm_collect_opts *o,
 		gone &= !j->never;
 		end = report && f.end ? off + f.end - (off ? strlen(READY) + 1 : 0) : j->con.len;
 		/*
-		 * After a report, a death, silence or other report counts when
-		 * the fuzzer went on; else it is the first one's fallout (as the
-		 * panic of oops=panic after a BUG's end of trace).
+		 * After a report, a death, silence or panic counts when the
+		 * fuzzer went on; else it is the first one's fallout (as the
+		 * panic of oops=panic after a BUG's end of trace). Another
+		 * report counts either way: one program may drop two mms with
+		 * bad counters (a racing group's fork and its parent), and the
+		 * guest counts both.
 		 */
-		if (j->reports && !memmem(j->con.buf + off, end - off, MMF_VM_EXEC_MARK,
-					  strlen(MMF_VM_EXEC_MARK)))
+		if (j->reports && (gone || (report && !strncmp(f.title, PANIC, strlen(PANIC)))) &&
+		    !memmem(j->con.buf + off, end - off, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)))
 			gone = report = false;
 		if (report || boot || gone) {
 			char *ex = exec_view(j->con.buf, end);

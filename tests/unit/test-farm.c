@@ -154,8 +154,10 @@ static void test_collect(void)
 {
 	const char *logs[] = { DATA "shard.log" }, *cut[] = { DATA "shard.log", DATA "cut.log" };
 	const char *hang[] = { DATA "hang.log" }, *oops[] = { DATA "oops.log" };
+	const char *pair[] = { DATA "pair.log" };
 	char *crashes = mmf_xasprintf("%s/crashes", store), *s2 = mmf_xasprintf("%s/s2", store);
 	char *crashes2 = mmf_xasprintf("%s/crashes", s2), *s3 = mmf_xasprintf("%s/s3", store);
+	char *crashes3 = mmf_xasprintf("%s/crashes", s3), *s4 = mmf_xasprintf("%s/s4", store);
 	struct mmf_farm_collect_opts o = {
 		.store = store, .logs = logs, .nr_logs = 1, .hang_ms = 300000,
 		.info = fopen("/dev/null", "w"),
@@ -221,18 +223,31 @@ static void test_collect(void)
 		      (strcmp(b[i].title, "kernel BUG in do_swap_page") || b[i].count == 1),
 		      "%s: count %ld", b[i].title, b[i].count);
 	mmf_bugs_free(b, n);
-	/* A good log and a cut one: an error, and nothing saved. */
+	/*
+	 * Two reports in one program, and the guest's closing table that
+	 * names the title again: two findings, as the guest counted.
+	 */
 	o.store = s3;
+	o.logs = pair;
+	CHECK(mmf_farm_collect(&o, err, sizeof(err)) == MMF_EXIT_FOUND, "pair: %s", err);
+	n = bugs_in(crashes3, &b);
+	CHECK(n == 1 && b[0].count == 2 && !strcmp(b[0].title, "BUG: Bad rss-counter state"),
+	      "pair: %d bugs, %s %ld times", n, n ? b[0].title : "-", n ? b[0].count : 0);
+	mmf_bugs_free(b, n);
+	/* A good log and a cut one: an error, and nothing saved. */
+	o.store = s4;
 	o.logs = cut;
 	o.nr_logs = 2;
 	CHECK(mmf_farm_collect(&o, err, sizeof(err)) == -1 && strstr(err, "cut.log: line 151"),
 	      "cut: %s", err);
-	CHECK(access(s3, F_OK) == -1, "%s made", s3);
+	CHECK(access(s4, F_OK) == -1, "%s made", s4);
 	fclose(o.info);
 	free(crashes);
 	free(crashes2);
 	free(s2);
 	free(s3);
+	free(crashes3);
+	free(s4);
 }
 
 int main(void)
