@@ -185,19 +185,18 @@ static bool save_findings(struct target *t, const struct mmf_prog *p)
 	return true;
 }
 
-/* The self-test's program: the input and a write the guest answers with LKDTM. */
-static void add_selftest_write(struct mmf_prog *p)
+/*
+ * The self-test's program, in place of the input: a write the guest
+ * answers with LKDTM. Appended to the input, it was lost when the input
+ * was full or ended before it.
+ */
+static void selftest_prog(struct mmf_prog *p)
 {
-	struct strbuf sb;
 	char err[256];
 
-	mmf_sb_init(&sb);
-	mmf_prog_print(p, &sb);
-	mmf_sb_puts(&sb, "\nm7 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
-		    "write(m7, 0, 16, " MMF_AFL_SELFTEST_TAG ")\n");
-	if (mmf_prog_parse(sb.buf, p, err, sizeof(err)))
+	if (mmf_prog_parse("m7 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			   "write(m7, 0, 16, " MMF_AFL_SELFTEST_TAG ")\n", p, err, sizeof(err)))
 		mmf_warnx_("afl-target: self-test program: %s", err);
-	mmf_sb_free(&sb);
 }
 
 /* One input: run it, fill the map, say whether it crashed. */
@@ -230,7 +229,7 @@ static int run_input(struct target *t, bool *crash)
 	if (t->o->selftest_exec && t->execs + 1 == (uint64_t)t->o->selftest_exec) {
 		fprintf(stderr, "mmfuzz: afl-target: test hook: execution %d provokes LKDTM\n",
 			t->o->selftest_exec);
-		add_selftest_write(&p);
+		selftest_prog(&p);
 	}
 	t0 = mmf_now_ns();
 	if (mmf_guest_repro_cover(t->g, &p, &t->cov))

@@ -36,8 +36,8 @@ struct mmf_afl_target_opts {
 	 */
 	const struct mmf_focus_weights *weights;
 	/*
-	 * Test hook of the crash path: the input of this execution (from 1;
-	 * 0 never) gets a write of tag MMF_AFL_SELFTEST_TAG appended, which
+	 * Test hook of the crash path: this execution (from 1; 0 never) runs,
+	 * in place of its input, a write of tag MMF_AFL_SELFTEST_TAG, which
 	 * the guest (given --lkdtm-tag with it) answers with an LKDTM crash.
 	 */
 	int selftest_exec;
