@@ -122,9 +122,12 @@ static int check(const struct mmf_nightly_opts *o, char *err, size_t n)
 		snprintf(err, n, "give the kernel tree to build (--tree DIR) or a kernel (--kernel)");
 		return -1;
 	}
-	if (o->tree && (stat(o->tree, &st) || !S_ISDIR(st.st_mode))) {
-		snprintf(err, n, "kernel tree %s: %s", o->tree,
-			 errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+	if (o->tree && stat(o->tree, &st)) {
+		snprintf(err, n, "kernel tree %s: %s", o->tree, strerror(errno));
+		return -1;
+	}
+	if (o->tree && !S_ISDIR(st.st_mode)) {
+		snprintf(err, n, "kernel tree %s: not a directory", o->tree);
 		return -1;
 	}
 	for (int i = 0; i < o->nr_arch; i++) {

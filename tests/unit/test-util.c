@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The small helpers every layer uses: the one-line escape that carries a
+ * report's text over a serving guest's control channel (no newline is
+ * left, every text comes back whole), and MIN/MAX.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "util/util.h"
+
+static void test_escape(void)
+{
+	static const char *const texts[] = { "", "one line", "BUG: x\n  at y\\z\n", "\\n is not a newline",
+				"\n\n\\\\" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		struct strbuf sb;
+		char *back;
+
+		mmf_sb_init(&sb);
+		mmf_sb_escaped_line(&sb, texts[i]);
+		CHECK(!sb.buf || !strchr(sb.buf, '\n'), "a newline left in '%s'", sb.buf);
+		back = mmf_unescape_line(sb.buf ? sb.buf : "");
+		CHECK(!strcmp(back, texts[i]), "'%s' came back as '%s'", texts[i], back);
+		free(back);
+		mmf_sb_free(&sb);
+	}
+}
+
+static int draws;
+
+static int draw(int v)
+{
+	draws++;
+	return v;
+}
+
+/* One evaluation each: a second draw was what the uring stressor returned. */
+static void test_minmax(void)
+{
+	size_t left = 13;
+
+	draws = 0;
+	CHECK(MIN(left, draw(32)) == 13 && draws == 1, "MIN: %zu, %d draws",
+	      (size_t)MIN(left, 32), draws);
+	CHECK(MAX(draw(1), MIN(left, draw(5))) == 5 && draws == 3, "MAX: %d draws", draws);
+	CHECK(MIN(-1, 2) == -1 && MAX(-1L, 2) == 2, "signed");
+}
+
+static const struct tap_test tests[] = {
+	TAP_TEST(test_escape),
+	TAP_TEST(test_minmax),
+};
+
+int main(void)
+{
+	return tap_run(tests);
+}
