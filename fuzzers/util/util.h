@@ -13,8 +13,15 @@
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+/*
+ * Each argument evaluated once (MIN(left, rand()) drew twice and could
+ * return the draw it never compared), in the type ?: gives them both.
+ */
+#define MMF_PICK_(a, b, op) ({							\
+	__typeof__(1 ? (a) : (b)) mmf_pick_a_ = (a), mmf_pick_b_ = (b);		\
+	mmf_pick_a_ op mmf_pick_b_ ? mmf_pick_a_ : mmf_pick_b_; })
+#define MIN(a, b) MMF_PICK_(a, b, <)
+#define MAX(a, b) MMF_PICK_(a, b, >)
 
 /* The command name used as prefix of every error message. */
 extern const char *mmf_progname;
