@@ -20,6 +20,9 @@ struct mmf_guest_repro {
 	struct mmf_vm *vm;
 	int console_fd;		/* this boot's console.log */
 	int boots;
+	char *snap;		/* workdir/snapshot: the first boot saved at its snapshot point */
+	bool saved;		/* snap holds a whole snapshot */
+	bool boot_only;		/* every guest from now on is booted (restart) */
 	struct strbuf console;	/* console since the current request (or boot) */
 	struct strbuf ctl;	/* control channel bytes not yet a whole line */
 };
@@ -65,6 +68,7 @@ struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o
 
 	g->o = *o;
 	g->console_fd = -1;
+	g->snap = mmf_xasprintf("%s/snapshot", o->workdir);
 	mmf_sb_init(&g->console);
 	mmf_sb_init(&g->ctl);
 	return g;
@@ -89,11 +93,14 @@ static void stop(struct mmf_guest_repro *g)
 void mmf_guest_repro_restart(struct mmf_guest_repro *g)
 {
 	stop(g);
+	g->boot_only = true;
 }
 
 void mmf_guest_repro_free(struct mmf_guest_repro *g)
 {
 	stop(g);
+	mmf_vm_snapshot_remove(g->snap);
+	free(g->snap);
 	mmf_sb_free(&g->console);
 	mmf_sb_free(&g->ctl);
 	free(g);
@@ -167,6 +174,59 @@ static int send_focus(struct mmf_guest_repro *g)
 	return r;
 }
 
+/*
+ * The first boot at its snapshot point: save the guest there while its swap
+ * is untouched, then let it go on to serve. true once past the point.
+ */
+static bool snapshot_point(struct mmf_guest_repro *g)
+{
+	const char *p = g->console.len ? strstr(g->console.buf, MMF_VM_SNAPSHOT_POINT) : NULL;
+	uint64_t t0 = mmf_now_ns();
+	char err[512];
+
+	if (!p || !strchr(p, '\n'))
+		return false;
+	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
+		if (mmf_vm_snapshot_save(g->vm, g->snap, err, sizeof(err))) {
+			info(g, "boot %d: %s; its restarts boot", g->boots, err);
+		} else {
+			g->saved = true;
+			info(g, "boot %d: saved at its snapshot point in %.1f s", g->boots,
+			     (mmf_now_ns() - t0) / 1e9);
+		}
+	}
+	if (mmf_vm_go(g->vm, "", err, sizeof(err)))
+		info(g, "boot %d: %s", g->boots, err);
+	return true;
+}
+
+/*
+ * Start QEMU: restored from the snapshot when there is one (a clean kernel
+ * in a second or two instead of a boot), else booted, stopping at the
+ * snapshot point unless every guest is to be booted. 0, or -1 and err.
+ */
+static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *restored,
+		    char *err, size_t n)
+{
+	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
+	c->snapshot = !c->restore && !g->saved && !g->boot_only;
+	*restored = false;
+	if (c->restore) {
+		if (!mmf_vm_start(c, &g->vm, err, n) && !mmf_vm_go(g->vm, "", err, n)) {
+			*restored = true;
+			return 0;
+		}
+		if (g->vm)
+			mmf_vm_stop(g->vm);
+		g->vm = NULL;
+		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, err);
+		g->saved = false;
+		c->restore = NULL;
+		c->snapshot = true;
+	}
+	return mmf_vm_start(c, &g->vm, err, n);
+}
+
 static int boot_once(struct mmf_guest_repro *g)
 {
 	int64_t deadline = MMF_VM_BOOT_MS * 2 * mmf_vm_slowdown(g->o.accel);
@@ -180,6 +240,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		.append = g->o.append,
 	};
 	uint64_t t0 = mmf_now_ns();
+	bool restored, at_point;
 	int r = -1, fd;
 
 	g->boots++;
@@ -198,21 +259,25 @@ static int boot_once(struct mmf_guest_repro *g)
 		info(g, "%s: %s", work, strerror(errno));
 		goto out;
 	}
-	if (mmf_vm_start(&c, &g->vm, err, sizeof(err))) {
+	if (start_vm(g, &c, &restored, err, sizeof(err))) {
 		info(g, "%s", err);
 		goto out;
 	}
+	at_point = c.snapshot;
 	while ((int64_t)((mmf_now_ns() - t0) / 1000000) < deadline) {
 		int k;
 
 		wait_io(g, 200);
 		if (!drain_console(g))
 			break;
+		if (at_point && snapshot_point(g))
+			at_point = false;
 		while ((k = ctl_line(g, line, sizeof(line))) > 0)
 			if (!strcmp(line, MMF_SERVE_READY))
 				break;
 		if (k > 0) {
-			info(g, "boot %d ready in %.1f s", g->boots, (mmf_now_ns() - t0) / 1e9);
+			info(g, "boot %d ready in %.1f s%s", g->boots, (mmf_now_ns() - t0) / 1e9,
+			     restored ? " (restored from its snapshot)" : "");
 			g->console.len = 0;
 			r = send_focus(g);
 			goto out;

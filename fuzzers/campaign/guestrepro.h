@@ -3,8 +3,11 @@
  * Reproduction in guests: mmf_repro_ops.run over a guest whose init serves
  * requests on its control port (mmfuzz repro --serve). A guest is kept
  * while runs leave its kernel clean; one that printed a kernel report,
- * died or hung is replaced by a freshly booted one before the next run,
- * so every kernel report comes from a kernel that had none before.
+ * died or hung is replaced by a fresh one before the next run, so every
+ * kernel report comes from a kernel that had none before. The first boot
+ * is saved at its snapshot point (kvm/init), before it serves, into
+ * workdir/snapshot; a replacement is that guest restored, as campaigns
+ * restart theirs, and is booted only when restoring fails.
  */
 #ifndef MMF_GUESTREPRO_H
 #define MMF_GUESTREPRO_H
@@ -92,7 +95,10 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 			  struct mmf_guest_cover *c);
 /* Guests booted so far. */
 int mmf_guest_repro_boots(const struct mmf_guest_repro *g);
-/* Stop the guest: the next request boots a fresh one. */
+/*
+ * Stop the guest: the next request boots a fresh one, and so does every
+ * later one, none restored (a benchmark run's boot of its own).
+ */
 void mmf_guest_repro_restart(struct mmf_guest_repro *g);
 /* Stop the guest, free g. */
 void mmf_guest_repro_free(struct mmf_guest_repro *g);
