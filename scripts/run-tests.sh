@@ -1,36 +1,92 @@
 #!/bin/bash
-# Run test binaries or scripts of one suite; print one line per test and a
-# closing "N passed, N failed" line. Exit non-zero if any failed.
+# Run test binaries or scripts of one suite; print one line per test with
+# its time, the ten slowest and a closing "N passed, N failed" line. Exit
+# non-zero if any failed.
+#
+#	scripts/run-tests.sh SUITE TEST...
+#
+# Test binaries (unit tests) and scripts with the line "# test: parallel"
+# (those that boot no guest and change nothing machine-wide) run first,
+# TEST_JOBS (default: the CPUs, at most 2) at a time, each output kept whole
+# and printed when it ends; then every other script, alone.
 set -eu
 suite=$1
 shift
+jobs=${TEST_JOBS:-$(nproc)}
+[ "$jobs" -le 2 ] || jobs=2
 pass=0
 fail=0
-for t in "$@"; do
-	[ -e "$t" ] || continue
+times=$(mktemp)
+outs=$(mktemp -d)
+trap 'rm -rf "$times" "$outs"' EXIT
+
+# One test, its verdict line and output into $outs/N.
+run_one() {
+	local t=$1 out=$2 name log rc=0 start took
 	name=$(basename "$t")
-	log=$(mktemp)
+	log=$out.log
 	start=$(date +%s)
-	rc=0
 	"$t" >"$log" 2>&1 || rc=$?
-	took="$(( $(date +%s) - start ))s"
+	took="$(( $(date +%s) - start ))"
+	echo "$took $suite/$name" >>"$times"
+	took="${took}s"
 	# A KTAP test (tests/unit/tap.h) counts its cases.
 	if grep -q '^KTAP version' "$log"; then
 		took="$took, $(grep -c '^ok ' "$log" || true) of $(sed -n 's/^1\.\.//p' "$log") cases ok"
 	fi
-	if [ $rc -eq 0 ]; then
-		pass=$((pass + 1))
-		echo "PASS $suite/$name ($took)"
-		grep -E '^(RATE|INFO):' "$log" || true
-	else
-		fail=$((fail + 1))
-		echo "FAIL $suite/$name ($took)"
-		# The failed cases first when the tail below may not show them.
-		[ "$(wc -l <"$log")" -le 40 ] ||
-			grep -E '^(not ok |# .*CHECK\()' "$log" | head -20 | sed 's/^/    /' || true
-		tail -n 40 "$log" | sed 's/^/    /'
-	fi
+	{
+		if [ $rc -eq 0 ]; then
+			echo "PASS $suite/$name ($took)"
+			grep -E '^(RATE|INFO):' "$log" || true
+		else
+			echo "FAIL $suite/$name ($took)"
+			# The failed cases first when the tail below may not show them.
+			[ "$(wc -l <"$log")" -le 40 ] ||
+				grep -E '^(not ok |# .*CHECK\()' "$log" | head -20 | sed 's/^/    /' || true
+			tail -n 40 "$log" | sed 's/^/    /'
+		fi
+	} >"$out"
 	rm -f "$log"
+	return $rc
+}
+
+# Tests running now: pid -> output file.
+declare -A running=()
+reap() {
+	local pid rc=0
+	wait -n -p pid "${!running[@]}" || rc=$?
+	cat "${running[$pid]}"
+	if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	unset "running[$pid]"
+}
+
+# Those that share the CPUs first, then each of the others alone.
+shared=()
+alone=()
+for t in "$@"; do
+	[ -e "$t" ] || continue
+	case $t in
+	*.sh) grep -q '^# test: parallel$' "$t" && shared+=("$t") || alone+=("$t") ;;
+	*) shared+=("$t") ;;
+	esac
 done
+n=0
+for t in "${shared[@]}"; do
+	n=$((n + 1))
+	[ ${#running[@]} -lt "$jobs" ] || reap
+	run_one "$t" "$outs/$n" &
+	running[$!]=$outs/$n
+done
+while [ ${#running[@]} -gt 0 ]; do
+	reap
+done
+for t in "${alone[@]}"; do
+	n=$((n + 1))
+	run_one "$t" "$outs/$n" &
+	running[$!]=$outs/$n
+	reap
+done
+echo "$suite: the ten slowest:"
+sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'
 echo "$suite: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
