@@ -124,6 +124,27 @@ wait_for() {
 	"$@"
 }
 
+# stop_when PRED CMD...: run CMD and, once PRED (a command, polled every
+# second) holds, end it with SIGTERM as a user would (its summary and exit
+# status stay what they are about). A test waits for the event it is about,
+# not for a fixed budget: CMD's own budget is the upper bound. Returns CMD's
+# exit status.
+stop_when() {
+	local pred=$1 pid rc=0
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if $pred; then
+			kill -TERM "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 1
+	done
+	wait "$pid" || rc=$?
+	return $rc
+}
+
 # render PAGE [ARG...]: headless Chromium's DOM of the page after it ran
 # (or with ARG, e.g. --screenshot=FILE, what that asks), offline.
 render() {

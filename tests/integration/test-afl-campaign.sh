@@ -19,12 +19,25 @@ for f in swapin-exclusive-reuse madv-free-vs-dontneed-swapped mlock-munlock-thre
 	cp "corpus/$f.mmf" "$TMP/seeds/"
 done
 out="$TMP/a"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
+# The number of key in the proxy's last sample of OUT $1, 0 before one.
+sample() {
+	local v
+	v=$(tail -n 1 "$1/vm-0/cover.jsonl" 2>/dev/null | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p")
+	echo "${v:-0}"
+}
+queued() { ls "$1/afl/vm0/queue" 2>/dev/null | grep -c '^id:' || true; }
+# Until afl-fuzz went on past the crash in a fresh guest with a grown queue
+# (150 s at most).
+went_on() {
+	grep -q 'boot 2 ready' "$out/vm-0/work/afl-target.log" 2>/dev/null &&
+		[ "$(sample "$out" execs)" -gt 40 ] && [ "$(queued "$out")" -gt 3 ]
+}
+stop_when went_on "$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$TMP/seeds" --selftest-lkdtm WARNING --out "$out" >"$TMP/log" 2>&1 &&
 	rc=0 || rc=$?
 cat "$TMP/log"
 [ $rc -eq 3 ] || fail "campaign exit $rc, not 3 (a new title)"
-q=$(ls "$out/afl/vm0/queue" | grep -c '^id:')
+q=$(queued "$out")
 [ "$q" -gt 3 ] || fail "the queue did not grow past the 3 seeds ($q entries)"
 log=$out/vm-0/work/afl-target.log
 grep -q 'test hook: execution 30 provokes LKDTM' "$log" || fail "the crash was not provoked"
@@ -33,8 +46,7 @@ bug=$("$MMFUZZ" triage show "$out" 'WARNING in lkdtm_WARNING' | sed -n 's/^direc
 grep -q '^write(m7, 0, 16, 0xdd)$' "$bug/progs.0" || fail "saved without its program"
 grep -q 'lkdtm_WARNING' "$bug/log.0" || fail "saved without the console"
 grep -q 'boot 2 ready' "$log" || fail "no fresh guest after the crash"
-last=$(tail -1 "$out/vm-0/cover.jsonl")
-execs=$(echo "$last" | sed 's/.*"execs":\([0-9]*\).*/\1/')
+execs=$(sample "$out" execs)
 [ "$execs" -gt 31 ] || fail "afl-fuzz did not go on after the crash ($execs executions)"
 # The PCs are kernel text, and mm/ functions are among them.
 pcs=$(wc -l <"$out/vm-0/pcs")
@@ -45,7 +57,9 @@ grep -Exq 'do_swap_page|madvise_cold_or_pageout_pte_range' "$TMP/hit" ||
 echo "INFO: $q queue entries, $pcs PCs, $execs executions; in $(wc -l <"$TMP/hit") mm/ functions"
 # The second campaign starts from the first one's queue.
 out2="$TMP/b"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
+# Until it reached most of the first run's PCs (150 s at most).
+most() { [ "$(cat "$out2/vm-0/pcs" 2>/dev/null | wc -l)" -ge $((pcs * 7 / 10)) ]; }
+stop_when most "$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 150s --kernel "$k/bzImage" \
 	--corpus "$out" --out "$out2" >"$TMP/log2" 2>&1 || true
 cat "$TMP/log2"
 seeds=$(sed -n 's/.*AFL++ engine, \([0-9]*\) seed(s).*/\1/p' "$TMP/log2")
@@ -64,11 +78,13 @@ kept=$(ls "$TMP/min" | wc -l)
 	fail "minimize kept $kept"
 # Without KCOV (Debian's kernel) AFL++ still keeps inputs: the state feedback.
 out3="$TMP/c"
-"$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 60s --kernel debian \
+# Until the queue grew (60 s at most).
+grew() { [ "$(queued "$out3")" -gt 5 ]; }
+stop_when grew "$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 60s --kernel debian \
 	--corpus "$TMP/seeds" --out "$out3" >"$TMP/log3" 2>&1 || true
 cat "$TMP/log3"
 grep -q 'has no KCOV' "$TMP/log3" || fail "the state feedback was not announced"
-q3=$(ls "$out3/afl/vm0/queue" | grep -c '^id:')
+q3=$(queued "$out3")
 [ "$q3" -gt 4 ] || fail "without KCOV the queue did not grow ($q3 entries)"
 echo "INFO: without KCOV: $q3 queue entries"
 check_clean

@@ -12,7 +12,9 @@ export MMFUZZ_ACCEL=tcg
 
 out=$TMP/c
 rc=0
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 100s --kernel debian \
+# Until the guest restored after the kernel's report runs programs (100 s at most).
+restored() { grep -q '^mmfuzz: vm 0: boot 2: first program' "$TMP/log"; }
+stop_when restored "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 100s --kernel debian \
 	--guest-arg --corrupt-after --guest-arg 3 --guest-arg --kmsg-after --guest-arg 40 \
 	--out "$out" >"$TMP/log" 2>&1 || rc=$?
 grep -v '^mmfuzz: vm 0: qemu' "$TMP/log" | grep -v 'REPORT: DATA CORRUPTION' | tail -n 30

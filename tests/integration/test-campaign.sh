@@ -8,7 +8,9 @@
 export MMFUZZ_ACCEL=tcg
 
 out="$TMP/c"
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 170s --kernel debian \
+# Until the guest that replaced the silent one runs programs (170 s at most).
+restarted() { grep -q 'boot 2: first program' "$TMP/log"; }
+stop_when restarted "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 170s --kernel debian \
 	--hang-timeout 40s --guest-arg --stall-after --guest-arg 25 \
 	--out "$out" >"$TMP/log" 2>&1 && rc=0 || rc=$?
 [ $rc -eq 3 ] || { cat "$TMP/log"; fail "campaign exit $rc, not 3 (the hang is a new title)"; }
@@ -30,7 +32,14 @@ grep -q 'mmfuzz: test hook: going silent' "$bug/log.0" || fail "hang saved witho
 # The guests' fuzzers end after 10 s: each end is a new boot, not a finding.
 # Debian's kernel may oops on its own meanwhile (CI saw "kernel panic: Fatal
 # exception" in boot 1): that is a kernel report, shown; an end is never one.
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 75s --kernel debian \
+# Until a boot after an ended one runs programs (75 s at most).
+again() {
+	local n
+	n=$(sed -n 's/.*boot \([0-9]*\): the fuzzer ended (exit status 0); booting again/\1/p' \
+		"$TMP/log3" | head -n 1)
+	[ -n "$n" ] && grep -q "boot $((n + 1)): first program" "$TMP/log3"
+}
+stop_when again "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 75s --kernel debian \
 	--guest-arg --duration --guest-arg 10s --out "$TMP/e" >"$TMP/log3" 2>&1 && rc=0 || rc=$?
 summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log3") || { cat "$TMP/log3"; fail "no summary"; }
 if [ $rc -eq 3 ] && grep -q ' 0 hang(s), 0 lost,' <<<"$summary"; then
@@ -51,7 +60,8 @@ grep -q "boot $((n + 1)): first program" "$TMP/log3" ||
 "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
 	--out "$out" >"$TMP/log2" 2>&1 &
 pid=$!
-sleep 30
+wait_for $pid 120 grep -q 'boot 1: first program' "$TMP/log2" ||
+	{ cat "$TMP/log2"; fail "the killed campaign's guest ran no program"; }
 kill -9 $pid
 wait $pid 2>/dev/null || true
 sleep 2
