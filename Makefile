@@ -17,6 +17,13 @@ WARN	:= -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS	?= -O2 -g
 MMF_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -Ifuzzers -I. -pthread $(CFLAGS)
 LDLIBS	:= -luring -pthread -lm
+# ccache for object files where it is installed (scripts/setup.sh installs
+# it): a fresh clone, as CI's, compiles nothing compiled before. Paths in
+# the build are relative, so clones in other directories share the cache
+# (CCACHE_NOHASHDIR: -g would hash the directory). CCACHE= turns it off.
+ifeq ($(origin CCACHE),undefined)
+CCACHE	:= $(if $(shell command -v ccache 2>/dev/null),CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$(CURDIR) ccache)
+endif
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
@@ -42,11 +49,11 @@ all: $(O)/mmfuzz $(O)/mmfuzz-mutator.so
 
 $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(MMF_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(MMF_CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
 $(O)/libmmfuzz.a: $(LIB_OBJ)
 	@rm -f $@
@@ -66,7 +73,7 @@ $(O)/version.c: FORCE
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(O)/obj/version.o: $(O)/version.c
-	$(CC) $(MMF_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) -c -o $@ $<
 
 CMD_OBJ	+= $(O)/obj/version.o
 
@@ -87,11 +94,11 @@ $(O)/csource-runtime.c: $(CS_RUNTIME)
 
 $(O)/obj/csource-runtime.o: $(O)/csource-runtime.c
 	@mkdir -p $(dir $@)
-	$(CC) $(MMF_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) -c -o $@ $<
 
 $(O)/san/csource-runtime.o: $(O)/csource-runtime.c
 	@mkdir -p $(dir $@)
-	$(CC) $(MMF_CFLAGS) $(SAN) -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) $(SAN) -c -o $@ $<
 
 $(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -115,7 +122,7 @@ AFL_MUT_OBJ := $(AFL_MUT_SRC:%.c=$(O)/pic/%.o)
 
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(MMF_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(CCACHE) $(CC) $(MMF_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 $(O)/mmfuzz-mutator.so: $(AFL_MUT_OBJ)
 	$(CC) $(MMF_CFLAGS) -shared -Wl,-z,defs -o $@ $^
@@ -186,11 +193,11 @@ AFL_LIB_OBJ := $(LIB_SRC:%.c=$(O)/afl/obj/%.o) $(O)/afl/obj/csource-runtime.o
 
 $(O)/afl/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -MMD -MP -c -o $@ $<
+	AFL_QUIET=1 $(CCACHE) $(AFL_CC) $(AFL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/afl/obj/csource-runtime.o: $(O)/csource-runtime.c
 	@mkdir -p $(dir $@)
-	AFL_QUIET=1 $(AFL_CC) $(AFL_CFLAGS) -c -o $@ $<
+	AFL_QUIET=1 $(CCACHE) $(AFL_CC) $(AFL_CFLAGS) -c -o $@ $<
 
 $(O)/afl/libmmfuzz.a: $(AFL_LIB_OBJ)
 	@rm -f $@

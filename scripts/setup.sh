@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 pkgs=(
 	gcc make libc6-dev		# build
+	ccache		# object files shared by clones (a fresh CI clone compiles little)
 	kmod		# modprobe zram
 	util-linux		# swapon/swapoff/losetup for tests and triage
 	procps		# ps, free: test diagnostics

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # scripts/check-calls.sh passes on the tree, and fails on a copy where a
 # call lost a layer's piece or a file outside the families tests a call id.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # Every command answers -h/--help with its usage (exit 0) and --version
 # with the build, refuses an unknown option with one line (exit 2) and a
 # bad number with one line (exit 1), before doing anything.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # mmfuzz cover on the fuzzing kernel (built or taken from the cache by
 # make kernel): PCs of coverage callbacks in do_swap_page (mm/memory.c) and
 # madvise_cold_or_pageout_pte_range (mm/madvise.c, the page-out walk

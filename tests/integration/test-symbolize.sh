@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # mmfuzz symbolize gives every frame of a report its source line and the
 # functions inlined there. No kernel is built: a small program plays the
 # vmlinux, a relocatable object built with -ffunction-sections plays a

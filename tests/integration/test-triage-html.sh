@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # The crash store through mmfuzz itself: triage add builds a store of three
 # bugs, triage list and show read it, and triage html writes a page that
 # headless Chromium renders: the table has one row per bug with the right
