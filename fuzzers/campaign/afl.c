@@ -459,11 +459,15 @@ static void tally_store(const char *store, struct mmf_bug *before, int nb,
 		mmf_bugs_free(after, na);
 }
 
-/* Scratch disks a killed proxy's guest left behind. */
+/* Scratch disks and the snapshot a killed proxy's guest left behind. */
 static void remove_disks(const char *work)
 {
 	DIR *d = opendir(work);
+	char *snap = mmf_xasprintf("%s/snapshot", work);
 	struct dirent *e;
+
+	mmf_vm_snapshot_remove(snap);
+	free(snap);
 
 	while (d && (e = readdir(d))) {
 		char *boot;
