@@ -39,7 +39,7 @@ expect_error 'another nightly run uses this store' "$MMFUZZ" nightly --store "$S
 exec 7>&-
 [ ! -d "$S/nights" ] || fail "a refused night left $S/nights"
 
-night "$TMP/n1" --budget 30s "${hook[@]}"
+night "$TMP/n1" --budget 60s "${hook[@]}"
 [ $rc -eq 3 ] || fail "night 1 exit status $rc, expected 3 (new bugs)"
 n1=$(newest)
 python3 - "$n1/summary.json" <<'EOF' || fail "night 1's summary.json"
