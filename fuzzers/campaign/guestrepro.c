@@ -209,7 +209,7 @@ static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *re
 		    char *err, size_t n)
 {
 	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
-	c->snapshot = !c->restore && !g->saved && !g->boot_only;
+	c->snapshot = !g->saved && !g->boot_only;
 	*restored = false;
 	if (c->restore) {
 		if (!mmf_vm_start(c, &g->vm, err, n) && !mmf_vm_go(g->vm, "", err, n)) {
