@@ -10,6 +10,7 @@
  * messages too.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,11 +29,15 @@
 #include "stressors/stressng.h"
 #include "stressors/stressor.h"
 #include "sys/cgroup.h"
+#include "sys/journal.h"
+#include "sys/swapdev.h"
 #include "sys/sysfs.h"
 
 #define MAX_OUTPUT	(256 << 10)
+/* How long an undo waits for a killed stress-ng to be gone. */
+#define GONE_WAIT_MS	30000
 
-enum { OPT_SECONDS, OPT_MB };
+enum { OPT_SECONDS, OPT_MB, OPT_PROFILE };
 
 /*
  * No mmapfork: it sizes its maps by the machine's free memory, not the
@@ -139,6 +144,79 @@ static int stressng_setup(struct mmf_stress_ctx *c)
 	return r;
 }
 
+/* Whether a process of group pgid that is ours (stress-ng or its supervisor) lives. */
+static bool group_lives(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool lives = false;
+
+	while (d && !lives && (e = readdir(d))) {
+		char path[300], *stat, *p, comm[32] = "", state = 0;
+		int pgrp = 0;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		stat = mmf_read_text(path);
+		p = stat ? strrchr(stat, ')') : NULL;
+		if (p && sscanf(p + 1, " %c %*d %d", &state, &pgrp) == 2 && pgrp == pgid &&
+		    state != 'Z') {
+			sscanf(strchr(stat, '(') + 1, "%31[^)]", comm);
+			lives = !strncmp(comm, "stress-ng", 9) || !strcmp(comm, "mmfuzz");
+		}
+		free(stat);
+	}
+	if (d)
+		closedir(d);
+	return lives;
+}
+
+/*
+ * The swap stressor swaps files in its temp dir on: after a SIGKILL of the
+ * run they stay on until stress-ng, killed by its supervisor, is gone and
+ * somebody swaps them off. Key: the temp dir; arg: the supervisor's group.
+ */
+static int swaps_undo(const char *dir, const char *arg)
+{
+	pid_t pgid = arg ? atoi(arg) : 0;
+	struct mmf_swap_info *v;
+	size_t len = strlen(dir);
+	int n, ret = MMF_UNDO_GONE;
+
+	for (int ms = 0; pgid > 0 && group_lives(pgid) && ms < GONE_WAIT_MS; ms += 100)
+		usleep(100 * 1000);
+	n = mmf_swap_list(&v);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		int r;
+
+		if (strncmp(v[i].path, dir, len) || v[i].path[len] != '/')
+			continue;
+		r = mmf_swapoff(v[i].path);
+		if (r < 0 && ret >= 0)
+			ret = r;
+		else if (!r && ret == MMF_UNDO_GONE)
+			ret = MMF_UNDO_DONE;
+	}
+	free(v);
+	return ret;
+}
+
+static void swaps_describe(struct strbuf *sb, const char *dir, const char *arg)
+{
+	mmf_sb_printf(sb, "swapoff stress-ng's swap files in %s", dir);
+}
+
+static const struct mmf_journal_kind jk_stressng_swaps = {
+	.name = "stressng-swaps",
+	.check = mmf_journal_check_path,
+	.undo = swaps_undo,
+	.describe = swaps_describe,
+};
+MMF_JOURNAL_KIND(jk_stressng_swaps);
+
 static void stressng_teardown(struct mmf_stress_ctx *c)
 {
 	mmf_cg_destroy(c->priv);
@@ -196,7 +274,8 @@ static void __attribute__((noreturn)) supervise(struct mmf_stress_ctx *c, int ou
 
 static int stressng_step(struct mmf_stress_ctx *c)
 {
-	const char *const *prof = profiles[mmf_rand_below(&c->rnd, ARRAY_SIZE(profiles))];
+	const char *const *prof = profiles[c->opt[OPT_PROFILE] ? (uint64_t)c->opt[OPT_PROFILE] - 1 :
+					   mmf_rand_below(&c->rnd, ARRAY_SIZE(profiles))];
 	char *argv[24], secs[32], title[256], buf[4096];
 	char *tmp = mmf_xasprintf("%s/stress-ng", c->t->out);
 	struct strbuf out;
@@ -225,6 +304,11 @@ static int stressng_step(struct mmf_stress_ctx *c)
 	if (pid == 0)
 		supervise(c, p[1], argv, parent);
 	close(p[1]);
+	if (pid > 0) {
+		snprintf(secs, sizeof(secs), "%d", (int)pid);
+		setpgid(pid, pid);	/* the group the record names, whoever runs first */
+		ret = mmf_journal_add(c->t->j, &jk_stressng_swaps, tmp, secs);
+	}
 	mmf_sb_init(&out);
 	while (pid > 0) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
@@ -249,6 +333,9 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		mmf_stress_report(c, title, out.buf);
 	else if (WEXITSTATUS(st) == 1)
 		ret = mmf_sys_fail(EINVAL, "stress-ng %s: usage error (exit status 1)", prof[0]);
+	/* Gone, stress-ng leaves no swap on; if it did, off now. */
+	if (pid > 0 && swaps_undo(tmp, NULL) >= 0)
+		mmf_journal_done(c->t->j, &jk_stressng_swaps, tmp);
 	mmf_sb_free(&out);
 	free(tmp);
 	return ret;
@@ -262,6 +349,8 @@ const struct mmf_stressor_info mmf_stressor_stressng = {
 	.opts = {
 		{ "seconds", "length of one stress-ng run", 10, 1, 3600 },
 		{ "mb", "memory limit of its cgroup, MiB", 256, 16, 1 << 20 },
+		{ "profile", "only this profile (1 madvise, 2 mlock, 3 swap, 4 pageout, 5 KSM,"
+		  " 6 userfaultfd); 0: one at random each run", 0, 0, ARRAY_SIZE(profiles) },
 	},
 	.setup = stressng_setup,
 	.step = stressng_step,

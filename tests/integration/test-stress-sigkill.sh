@@ -1,17 +1,19 @@
 #!/bin/bash
 # SIGKILL of 'mmfuzz stress' in the middle of a run (its runner and
-# stress-ng die with it), then 'mmfuzz cleanup' (or the guardian that
+# stress-ng die with it, stress-ng's swap file on), then 'mmfuzz cleanup' (or the guardian that
 # watches the run): no swap device, swap or loop file, loop or
 # zram device or cgroup of ours is left, and every knob the stressors
 # changed (THP sizes, khugepaged, KSM) has its value from before.
 . "$(dirname "$0")/lib.sh"
 
-"$MMFUZZ" stress memcg,swap,folios,ksm,reclaim,stressng:seconds=5 --duration 60s \
+# stress-ng's swap profile: its swap file is on when the run dies.
+"$MMFUZZ" stress memcg,swap,folios,ksm,reclaim,stressng:seconds=20:profile=3 --duration 60s \
 	--out "$TMP/out" --swap-size 64 >"$TMP/log" 2>&1 &
 pid=$!
 wait_for $pid 120 grep -q '^stress: running' "$TMP/log" ||
 	fail "the stressors never started: $(cat "$TMP/log")"
-sleep 3
+wait_for $pid 60 grep -q "^$TMP/out/stress-ng/" /proc/swaps ||
+	fail "stress-ng's swap file never went on: $(cat "$TMP/log")"
 runner=$(sed -n 's/.*(runner \([0-9]*\)).*/\1/p' "$TMP/log")
 # Ours only: other stress-ng processes may run on this machine.
 ours=$(for p in $(descendants $pid); do
