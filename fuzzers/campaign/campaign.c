@@ -56,7 +56,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.ended = ENDED,
 	};
 	const char *args[32];
-	char dur[32], timeout[32], *work, *exec_log, *console, *pcs = NULL;
+	char dur[32], timeout[32], why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
@@ -113,29 +113,23 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		}
 	}
 	g->console_fd = open(console, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	r = g->console_fd < 0 ? -1 : mmf_vm_start(&c, &g->vm, err, n);
-	if (r && c.restore && g->console_fd >= 0) {
-		if (o->info)
-			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
-				" booting\n", g->id, g->boot, err);
-		g->saved = false;
-		c.restore = NULL;
-		c.snapshot = true;
-		r = mmf_vm_start(&c, &g->vm, err, n);
-	}
-	if (g->console_fd < 0)
+	if (g->console_fd < 0) {
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
-	g->at_point = !r && c.snapshot;
-	if (!r && c.restore) {
-		if (mmf_vm_go(g->vm, g->go, err, n)) {
-			mmf_vm_stop(g->vm);
-			g->vm = NULL;
-			r = -1;
-		} else if (o->info) {
+		r = -1;
+	} else if (c.restore) {
+		r = mmf_vm_start_restored(&c, g->go, &g->vm, why, sizeof(why), err, n);
+		if (r == 0 && o->info)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
+				" booting\n", g->id, g->boot, why);
+		if (r == 1 && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: restored from its snapshot in %.1f s\n",
 				g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
-		}
+		g->saved = r == 1;
+		r = r < 0 ? -1 : 0;
+	} else {
+		r = mmf_vm_start(&c, &g->vm, err, n);
 	}
+	g->at_point = !r && c.snapshot;
 	/* The focus waits in the socket until the guest's fuzzer reads it. */
 	if (!r && g->focus && mmf_write_all(mmf_vm_cover_fd(g->vm), g->focus, strlen(g->focus)))
 		mmf_warnx_("campaign: vm %d: cannot send the focus: %s", g->id, strerror(errno));
@@ -245,25 +239,18 @@ static bool pump(struct guest *g, uint64_t now)
 static void snapshot_point(const struct mmf_campaign_opts *o, struct guest *g)
 {
 	size_t len;
-	const char *log = mmf_monitor_log(g->mon, &len), *p = strstr(log, MMF_VM_SNAPSHOT_POINT);
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!p || !strchr(p, '\n'))
+	if (!mmf_vm_snapshot_point(g->vm, mmf_monitor_log(g->mon, &len), g->snap, g->go,
+				   &g->saved, err, sizeof(err)))
 		return;
 	g->at_point = false;
-	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
-		if (mmf_vm_snapshot_save(g->vm, g->snap, err, sizeof(err))) {
-			mmf_warnx_("campaign: vm %d: %s; its restarts boot", g->id, err);
-		} else {
-			g->saved = true;
-			if (o->info)
-				fprintf(o->info, "mmfuzz: vm %d: boot %d: saved at its snapshot point"
-					" in %.1f s\n", g->id, g->boot, (mmf_now_ns() - t0) / 1e9);
-		}
-	}
-	if (mmf_vm_go(g->vm, g->go, err, sizeof(err)))
+	if (err[0])
 		mmf_warnx_("campaign: vm %d: %s", g->id, err);
+	if (g->saved && o->info)
+		fprintf(o->info, "mmfuzz: vm %d: boot %d: saved at its snapshot point in %.1f s\n",
+			g->id, g->boot, (mmf_now_ns() - t0) / 1e9);
 }
 
 static void note_first_program(const struct mmf_campaign_opts *o, struct guest *g)

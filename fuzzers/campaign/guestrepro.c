@@ -180,23 +180,17 @@ static int send_focus(struct mmf_guest_repro *g)
  */
 static bool snapshot_point(struct mmf_guest_repro *g)
 {
-	const char *p = g->console.len ? strstr(g->console.buf, MMF_VM_SNAPSHOT_POINT) : NULL;
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!p || !strchr(p, '\n'))
+	if (!mmf_vm_snapshot_point(g->vm, g->console.len ? g->console.buf : NULL, g->snap, "",
+				   &g->saved, err, sizeof(err)))
 		return false;
-	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
-		if (mmf_vm_snapshot_save(g->vm, g->snap, err, sizeof(err))) {
-			info(g, "boot %d: %s; its restarts boot", g->boots, err);
-		} else {
-			g->saved = true;
-			info(g, "boot %d: saved at its snapshot point in %.1f s", g->boots,
-			     (mmf_now_ns() - t0) / 1e9);
-		}
-	}
-	if (mmf_vm_go(g->vm, "", err, sizeof(err)))
+	if (err[0])
 		info(g, "boot %d: %s", g->boots, err);
+	if (g->saved)
+		info(g, "boot %d: saved at its snapshot point in %.1f s", g->boots,
+		     (mmf_now_ns() - t0) / 1e9);
 	return true;
 }
 
@@ -208,23 +202,20 @@ static bool snapshot_point(struct mmf_guest_repro *g)
 static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *restored,
 		    char *err, size_t n)
 {
+	char why[256];
+	int r;
+
 	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
 	c->snapshot = !g->saved && !g->boot_only;
 	*restored = false;
-	if (c->restore) {
-		if (!mmf_vm_start(c, &g->vm, err, n) && !mmf_vm_go(g->vm, "", err, n)) {
-			*restored = true;
-			return 0;
-		}
-		if (g->vm)
-			mmf_vm_stop(g->vm);
-		g->vm = NULL;
-		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, err);
-		g->saved = false;
-		c->restore = NULL;
-		c->snapshot = true;
-	}
-	return mmf_vm_start(c, &g->vm, err, n);
+	if (!c->restore)
+		return mmf_vm_start(c, &g->vm, err, n);
+	r = mmf_vm_start_restored(c, "", &g->vm, why, sizeof(why), err, n);
+	if (r == 0)
+		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, why);
+	*restored = r == 1;
+	g->saved = r == 1;
+	return r < 0 ? -1 : 0;
 }
 
 static int boot_once(struct mmf_guest_repro *g)

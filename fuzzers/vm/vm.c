@@ -550,6 +550,44 @@ int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
 	return r;
 }
 
+int mmf_vm_start_restored(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
+			  char *why, size_t wn, char *err, size_t n)
+{
+	if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn))
+		return 1;
+	if (*vmp)
+		mmf_vm_stop(*vmp);
+	*vmp = NULL;
+	c->restore = NULL;
+	c->snapshot = true;
+	return mmf_vm_start(c, vmp, err, n) ? -1 : 0;
+}
+
+int mmf_vm_snapshot_point(struct mmf_vm *vm, const char *console, const char *dir,
+			  const char *options, bool *saved, char *err, size_t n)
+{
+	const char *p = console ? strstr(console, MMF_VM_SNAPSHOT_POINT) : NULL;
+	char goerr[256];
+	size_t len;
+
+	err[0] = '\0';
+	if (!p || !strchr(p, '\n'))
+		return 0;
+	*saved = false;
+	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
+		*saved = !mmf_vm_snapshot_save(vm, dir, err, n);
+		if (!*saved) {
+			len = strlen(err);
+			snprintf(err + len, n - len, "; its restarts boot");
+		}
+	}
+	if (mmf_vm_go(vm, options, goerr, sizeof(goerr))) {
+		len = strlen(err);
+		snprintf(err + len, n - len, "%s%s", len ? "; " : "", goerr);
+	}
+	return 1;
+}
+
 bool mmf_vm_alive(struct mmf_vm *vm)
 {
 	if (!vm->exited && waitpid(vm->pid, &vm->status, WNOHANG) == vm->pid)

@@ -183,6 +183,22 @@ int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n
 void mmf_vm_snapshot_remove(const char *dir);
 /* Let the guest waiting at its snapshot point go on, with these fuzzer options. */
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
+/*
+ * Start the guest from c->restore and let it go with options: 1. When it
+ * cannot be restored (the reason in why), boot it instead, stopping at the
+ * snapshot point (c->restore NULL, c->snapshot set): 0. -1 and err if
+ * that fails too.
+ */
+int mmf_vm_start_restored(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
+			  char *why, size_t wn, char *err, size_t n);
+/*
+ * A guest started with c->snapshot, whose console so far is console: once
+ * it waits at its snapshot point, save it into dir if it offers to
+ * (*saved, set once past it), then let it go with options. 0 not there
+ * yet, 1 past it; err holds what failed, else "".
+ */
+int mmf_vm_snapshot_point(struct mmf_vm *vm, const char *console, const char *dir,
+			  const char *options, bool *saved, char *err, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*
