@@ -27,6 +27,7 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 {
 	struct mmf_val_metric **order = mmf_xcalloc(r->nr_metrics + 1, sizeof(*order));
 	bool rejecting = true;
+	int family = 0;
 
 	r->alpha = alpha;
 	r->regressions = r->unconfirmed = 0;
@@ -53,19 +54,22 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 			m->hi /= fabs(base);
 		}
 		m->verdict = "noise";
-		order[i] = m;
+		/* One value on both sides, every run: nothing to test, no hypothesis. */
+		if (m->st[MMF_BASE].stddev == 0 && m->st[MMF_PATCHED].stddev == 0 && base == pat)
+			continue;
+		order[family++] = m;
 	}
 	/*
 	 * Holm-Bonferroni: many metrics at once would otherwise find a
 	 * "significant" one by chance; a change too small to matter is
 	 * noise however confident the test is.
 	 */
-	qsort(order, r->nr_metrics, sizeof(*order), by_p);
-	for (int i = 0; i < r->nr_metrics && rejecting; i++) {
+	qsort(order, family, sizeof(*order), by_p);
+	for (int i = 0; i < family && rejecting; i++) {
 		struct mmf_val_metric *m = order[i];
 		bool up = m->change > 0;
 
-		rejecting = m->p < alpha / (r->nr_metrics - i);
+		rejecting = m->p < alpha / (family - i);
 		if (!rejecting || fabs(m->change) < min_change)
 			continue;
 		m->verdict = up == m->higher_is_better ? "better" : "worse";

@@ -94,6 +94,26 @@ static void test_judge(void)
 	CHECK(ms[0].p > 0.02 && ms[0].p < 0.05, "p %g", ms[0].p);
 	CHECK(r.regressions == 0, "Holm-Bonferroni keeps chance out: %d", r.regressions);
 
+	/*
+	 * p ~ 0.02 beside three counters that were one value in every run:
+	 * those test nothing, so the family is the one metric.
+	 */
+	r.nr_metrics = 0;
+	ms[r.nr_metrics++] = metric("slower", 100, 100 + 2.9 * 10 * sqrt(0.4), 10, false);
+	for (int i = 0; i < 3; i++)
+		ms[r.nr_metrics++] = metric("constant", 7, 7, 0, false);
+	mmf_val_judge(&r, 0.05, 0.05);
+	CHECK(ms[0].p > 0.0125 && ms[0].p < 0.05, "p %g", ms[0].p);
+	CHECK(!strcmp(ms[0].verdict, "worse") && r.regressions == 1,
+	      "constant metrics are no hypotheses: %s, %d", ms[0].verdict, r.regressions);
+	/* Constant but different: a difference every run, the surest of all. */
+	ms[1] = metric("constant", 7, 9, 0, false);
+	mmf_val_judge(&r, 0.05, 0.05);
+	CHECK(!strcmp(ms[1].verdict, "worse"), "constant and different: %s", ms[1].verdict);
+
+	r.nr_metrics = 1;
+	ms[0] = metric("same", 100, 100, 5, false);
+	mmf_val_judge(&r, 0.05, 0.05);
 	mmf_sb_init(&sb);
 	mmf_val_json(&r, &sb);
 	CHECK(strstr(sb.buf, "\"regressed\":false") && strstr(sb.buf, "\"verdict\":\"noise\""),
