@@ -276,7 +276,7 @@ static int stressng_step(struct mmf_stress_ctx *c)
 {
 	const char *const *prof = profiles[c->opt[OPT_PROFILE] ? (uint64_t)c->opt[OPT_PROFILE] - 1 :
 					   mmf_rand_below(&c->rnd, ARRAY_SIZE(profiles))];
-	char *argv[24], secs[32], title[256], buf[4096];
+	char *argv[24], secs[32], pgid[16], title[256], buf[4096];
 	char *tmp = mmf_xasprintf("%s/stress-ng", c->t->out);
 	struct strbuf out;
 	int p[2], st, argc = 0, ret = 0, stopped = 0;
@@ -305,9 +305,9 @@ static int stressng_step(struct mmf_stress_ctx *c)
 		supervise(c, p[1], argv, parent);
 	close(p[1]);
 	if (pid > 0) {
-		snprintf(secs, sizeof(secs), "%d", (int)pid);
+		snprintf(pgid, sizeof(pgid), "%d", (int)pid);
 		setpgid(pid, pid);	/* the group the record names, whoever runs first */
-		ret = mmf_journal_add(c->t->j, &jk_stressng_swaps, tmp, secs);
+		ret = mmf_journal_add(c->t->j, &jk_stressng_swaps, tmp, pgid);
 	}
 	mmf_sb_init(&out);
 	while (pid > 0) {
