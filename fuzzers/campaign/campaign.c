@@ -116,18 +116,16 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	if (g->console_fd < 0) {
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
 		r = -1;
-	} else if (c.restore) {
-		r = mmf_vm_start_restored(&c, g->go, &g->vm, why, sizeof(why), err, n);
-		if (r == 0 && o->info)
+	} else {
+		r = mmf_vm_start_or_restore(&c, g->go, &g->vm, why, sizeof(why), err, n);
+		if (why[0] && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
 				" booting\n", g->id, g->boot, why);
 		if (r == 1 && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: restored from its snapshot in %.1f s\n",
 				g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
-		g->saved = r == 1;
+		g->saved = g->saved && !why[0];
 		r = r < 0 ? -1 : 0;
-	} else {
-		r = mmf_vm_start(&c, &g->vm, err, n);
 	}
 	g->at_point = !r && c.snapshot;
 	/* The focus waits in the socket until the guest's fuzzer reads it. */

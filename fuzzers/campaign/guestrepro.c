@@ -207,14 +207,11 @@ static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *re
 
 	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
 	c->snapshot = !g->saved && !g->boot_only;
-	*restored = false;
-	if (!c->restore)
-		return mmf_vm_start(c, &g->vm, err, n);
-	r = mmf_vm_start_restored(c, "", &g->vm, why, sizeof(why), err, n);
-	if (r == 0)
+	r = mmf_vm_start_or_restore(c, "", &g->vm, why, sizeof(why), err, n);
+	if (why[0])
 		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, why);
 	*restored = r == 1;
-	g->saved = r == 1;
+	g->saved = g->saved && !why[0];	/* a failed restore: boots from now on */
 	return r < 0 ? -1 : 0;
 }
 

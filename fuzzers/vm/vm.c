@@ -550,16 +550,19 @@ int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
 	return r;
 }
 
-int mmf_vm_start_restored(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
-			  char *why, size_t wn, char *err, size_t n)
+int mmf_vm_start_or_restore(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
+			    char *why, size_t wn, char *err, size_t n)
 {
-	if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn))
-		return 1;
-	if (*vmp)
-		mmf_vm_stop(*vmp);
-	*vmp = NULL;
-	c->restore = NULL;
-	c->snapshot = true;
+	why[0] = '\0';
+	if (c->restore) {
+		if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn))
+			return 1;
+		if (*vmp)
+			mmf_vm_stop(*vmp);
+		*vmp = NULL;
+		c->restore = NULL;
+		c->snapshot = true;
+	}
 	return mmf_vm_start(c, vmp, err, n) ? -1 : 0;
 }
 

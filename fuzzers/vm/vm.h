@@ -184,13 +184,14 @@ void mmf_vm_snapshot_remove(const char *dir);
 /* Let the guest waiting at its snapshot point go on, with these fuzzer options. */
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
 /*
- * Start the guest from c->restore and let it go with options: 1. When it
- * cannot be restored (the reason in why), boot it instead, stopping at the
- * snapshot point (c->restore NULL, c->snapshot set): 0. -1 and err if
- * that fails too.
+ * Start the guest: with c->restore, from that snapshot, let go with
+ * options (1); when it cannot be restored (the reason in why, else why is
+ * ""), or without c->restore, booted (0), a failed restore stopping at the
+ * snapshot point (c->restore NULL, c->snapshot set). -1 and err if the
+ * boot fails.
  */
-int mmf_vm_start_restored(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
-			  char *why, size_t wn, char *err, size_t n);
+int mmf_vm_start_or_restore(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
+			    char *why, size_t wn, char *err, size_t n);
 /*
  * A guest started with c->snapshot, whose console so far is console: once
  * it waits at its snapshot point, save it into dir if it offers to
