@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,28 @@ static void add_record(struct strbuf *log, const char *rec, size_t n)
 	mmf_sb_puts(log, "\n");
 }
 
+/*
+ * A task that exits leaves its mm to its CPU's idle task, lazily, until a
+ * user task runs there; what the kernel reports when an mm is freed
+ * (check_mm()'s "Bad rss-counter state") waits for that, on an idle guest
+ * for good. Running a moment on every CPU this task may use frees them.
+ */
+static void drop_lazy_mms(void)
+{
+	cpu_set_t all, one;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
 int mmf_kmsg_poll(struct mmf_kmsg *k,
 		  void (*fn)(const char *title, const char *text, void *arg), void *arg)
 {
@@ -88,6 +111,7 @@ int mmf_kmsg_poll(struct mmf_kmsg *k,
 	unsigned long taint;
 	int nr = 0;
 
+	drop_lazy_mms();
 	mmf_sb_init(&log);
 	for (;;) {
 		ssize_t n = read(k->fd, rec, sizeof(rec));

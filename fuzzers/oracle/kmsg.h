@@ -16,7 +16,8 @@ struct mmf_kmsg *mmf_kmsg_open(void);
 void mmf_kmsg_close(struct mmf_kmsg *k);
 
 /*
- * Read what arrived since the last call. For each report found, call
+ * Read what arrived since the last call, once the mms of tasks that have
+ * exited are freed (their reports are in). For each report found, call
  * fn(title, text, arg). A taint flag of the BUG/WARN kind that appeared
  * without any recognised report is a report of its own. Returns the
  * number of reports.
