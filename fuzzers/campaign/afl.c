@@ -115,7 +115,7 @@ static int put_seed(const char *dir, const void *buf, size_t n, int *nr)
 /* A text program (*.mmf) in its byte form, or bytes as they are. */
 static int seed_file(const char *dir, const char *path, int *nr, char *err, size_t n)
 {
-	size_t len, k = strlen(path);
+	size_t len;
 	char *text = mmf_read_file(path, &len), perr[256];
 	uint8_t buf[SEED_MAX];
 	struct mmf_prog p;
@@ -125,7 +125,7 @@ static int seed_file(const char *dir, const char *path, int *nr, char *err, size
 		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (k > 4 && !strcmp(path + k - 4, ".mmf")) {
+	if (mmf_has_suffix(path, ".mmf")) {
 		if (mmf_prog_parse(text, &p, perr, sizeof(perr))) {
 			snprintf(err, n, "corpus %s: %s", path, perr);
 			free(text);
@@ -479,9 +479,7 @@ static void remove_disks(const char *work)
 		boot = mmf_xasprintf("%s/%s", work, e->d_name);
 		b = opendir(boot);
 		while (b && (f = readdir(b))) {
-			size_t len = strlen(f->d_name);
-
-			if (len > 4 && !strcmp(f->d_name + len - 4, ".img")) {
+			if (mmf_has_suffix(f->d_name, ".img")) {
 				char *p = mmf_xasprintf("%s/%s", boot, f->d_name);
 
 				unlink(p);

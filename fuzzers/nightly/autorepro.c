@@ -4,6 +4,10 @@
  * not tried is reproduced in guests of its own while the campaign fuzzes.
  * The store is the queue: a title is untried while its repro is "none",
  * and a title tried (by this run or an earlier night) is not tried again.
+ * First, as syzbot retests its reproducers, every bug with a reproducer
+ * runs it on tonight's kernel: a hit counts as the bug seen tonight, so a
+ * bug whose fuzzing took another path is not called fixed while its
+ * reproducer still fires.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +24,7 @@
 
 #define POLL_MS		2000
 #define REQUEST_MS	30000	/* one request to a guest, as mmfuzz repro's default */
+#define RETEST_RUNS	3	/* runs of a reproducer, at most, to call it firing */
 
 struct worker {
 	struct mmf_autorepro *a;
@@ -99,8 +104,22 @@ static bool has_progs(const struct mmf_bug *b)
 	return false;
 }
 
-/* The next untried title, as its bug's directory name; NULL if none. */
-static char *next_bug(struct mmf_autorepro *a, char **title)
+/* The bug's newest reproducer program, as a path; NULL if it has none. */
+static char *newest_repro(const char *crashes, const struct mmf_bug *b)
+{
+	const char *file = NULL;
+
+	for (int i = 0; i < b->nr_repro; i++)
+		if (mmf_has_suffix(b->repro_files[i], ".prog"))
+			file = b->repro_files[i];
+	return file ? mmf_xasprintf("%s/%s/%s", crashes, b->name, file) : NULL;
+}
+
+/*
+ * The next bug to work on, as its bug's directory name; NULL if none. A
+ * reproducer to retest (*repro set) comes before an untried title.
+ */
+static char *next_bug(struct mmf_autorepro *a, char **title, char **repro)
 {
 	struct mmf_bug *b;
 	char *name = NULL;
@@ -108,20 +127,74 @@ static char *next_bug(struct mmf_autorepro *a, char **title)
 
 	pthread_mutex_lock(&a->lock);
 	nb = mmf_store_list(a->o.crashes, &b);
-	/* Oldest first: the queue's order is the order they came in. */
-	for (int i = nb - 1; i >= 0 && !name; i--) {
-		if (strcmp(b[i].repro, "none") || mmf_bug_corrupted(&b[i]) || !has_progs(&b[i]) ||
-		    !has_arch(b[i].arch, a->o.arch) || taken(a, b[i].title))
+	for (int i = 0; i < nb && !name; i++) {
+		if (mmf_bug_corrupted(&b[i]) || !has_arch(b[i].arch, a->o.arch) ||
+		    taken(a, b[i].title))
 			continue;
-		name = mmf_xstrdup(b[i].name);
-		*title = mmf_xstrdup(b[i].title);
-		a->taken = mmf_xrealloc(a->taken, (a->nr_taken + 1) * sizeof(*a->taken));
-		a->taken[a->nr_taken++] = mmf_xstrdup(b[i].title);
+		*repro = newest_repro(a->o.crashes, &b[i]);
+		if (*repro)
+			name = b[i].name;
 	}
+	/* Oldest first: the queue's order is the order they came in. */
+	for (int i = nb - 1; i >= 0 && !name; i--)
+		if (!strcmp(b[i].repro, "none") && !mmf_bug_corrupted(&b[i]) &&
+		    has_progs(&b[i]) && has_arch(b[i].arch, a->o.arch) &&
+		    !taken(a, b[i].title))
+			name = b[i].name;
+	for (int i = 0; i < nb && name; i++)
+		if (b[i].name == name) {
+			name = mmf_xstrdup(name);
+			*title = mmf_xstrdup(b[i].title);
+			a->taken = mmf_xrealloc(a->taken,
+						(a->nr_taken + 1) * sizeof(*a->taken));
+			a->taken[a->nr_taken++] = mmf_xstrdup(b[i].title);
+			break;
+		}
 	if (nb > 0)
 		mmf_bugs_free(b, nb);
 	pthread_mutex_unlock(&a->lock);
 	return name;
+}
+
+/* Run a known bug's reproducer; a hit is an occurrence tonight. */
+static void retest(struct worker *w, const char *title, const char *path)
+{
+	struct mmf_autorepro *a = w->a;
+	struct mmf_prog *progs = mmf_xmalloc(MMF_REPRO_MAX_PROGS * sizeof(*progs));
+	char *text = mmf_read_file(path, NULL), err[256];
+	int n = text ? mmf_progs_parse(text, progs, MMF_REPRO_MAX_PROGS, err, sizeof(err)) : -1;
+	int hit = 0, runs = 0;
+
+	if (n <= 0) {
+		info(w, "'%s': %s: %s", title, path, text ? err : strerror(errno));
+		goto out;
+	}
+	if (!w->guest)
+		w->guest = mmf_guest_repro_new(&w->go);
+	while (!hit && runs < RETEST_RUNS && !*a->o.stop) {
+		hit = mmf_guest_repro_run(w->guest, progs, n, title);
+		if (hit < 0)
+			break;
+		runs++;
+	}
+	if (hit < 0) {
+		info(w, "'%s': the guests could not run its reproducer", title);
+	} else if (hit) {
+		const struct mmf_crash c = {
+			.title = title, .progs = text, .arch = a->o.arch,
+			.report = "its reproducer fired again\n",
+		};
+
+		/* Counted only: the occurrences kept are the fuzzers'. */
+		if (mmf_store_add_keep(a->o.crashes, &c, 0, NULL) < 0)
+			info(w, "'%s': %s", title, mmf_store_err());
+		info(w, "'%s': its reproducer still fires (run %d)", title, runs);
+	} else {
+		info(w, "'%s': its reproducer did not fire in %d runs", title, runs);
+	}
+out:
+	free(text);
+	free(progs);
 }
 
 static void try_title(struct worker *w, const char *name, const char *title)
@@ -191,12 +264,16 @@ static void *worker_main(void *arg)
 
 	self = w;
 	while (!*w->a->o.stop) {
-		char *title = NULL, *name = next_bug(w->a, &title);
+		char *title = NULL, *repro = NULL, *name = next_bug(w->a, &title, &repro);
 
 		if (name) {
-			try_title(w, name, title);
+			if (repro)
+				retest(w, title, repro);
+			else
+				try_title(w, name, title);
 			free(name);
 			free(title);
+			free(repro);
 			continue;
 		}
 		if (over(w->a))

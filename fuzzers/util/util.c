@@ -387,6 +387,13 @@ void mmf_sb_html(struct strbuf *sb, const char *str)
 	}
 }
 
+bool mmf_has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;

@@ -87,6 +87,8 @@ void mmf_die_with_parent(pid_t parent, int sig, int status);
  * else. False if it is not one.
  */
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v);
+/* Whether s ends with suffix and has more before it. */
+bool mmf_has_suffix(const char *s, const char *suffix);
 
 /* Monotonic time in nanoseconds. */
 uint64_t mmf_now_ns(void);

@@ -5,9 +5,11 @@
 # reproducing ones alike, so findings come and reproduce.
 # Night 1: new bugs (exit 3), reproduced on the reproducing guest while
 # the other fuzzes: repro.prog and repro.c, a report.txt per bug.
-# Night 2: the bugs seen again are "still happening", titles tried in
-# night 1 are not tried again. Night 3, no hook: nothing seen (exit 0), a
-# bug missing for a night is "likely fixed" with --fixed-after 1. The
+# Night 2: every reproducer of night 1 is run again and fires: its bug is
+# "still happening" whatever the fuzzing met; titles tried in night 1 are
+# not tried again. Night 3, no hook: the reproducers do not fire, nothing
+# is seen (exit 0), a bug missing for a night is "likely fixed" with
+# --fixed-after 1. The
 # dashboard renders in headless Chromium: plots of the three nights, a row
 # per bug with its state, and every link leads to a file.
 . "$(dirname "$0")/lib.sh"
@@ -70,7 +72,7 @@ grep -q '^Subject: \[mmfuzz\] DATA CORRUPTION: ' "$bug/report.txt" &&
 	{ cat "$bug/report.txt"; fail "report.txt lacks its parts"; }
 tried=$(cat "$S"/crashes/*/title)
 
-night "$TMP/n2" --budget 40s "${hook[@]}"
+night "$TMP/n2" --budget 20s "${hook[@]}"
 n2=$(newest)
 [ "$n2" != "$n1" ] || fail "night 2 is night 1"
 python3 - "$n2/summary.json" "$rc" <<'EOF' || fail "night 2's summary.json or exit status"
@@ -81,7 +83,11 @@ again = [b['title'] for b in s['bugs'] if not b['new']]
 assert again, s['bugs']
 print(f"INFO: night 2: {len(again)} bug(s) seen again, {s['new_bugs']} new")
 EOF
-grep -q '^nightly:   still happening (2 nights)  *DATA' "$TMP/n2" || fail "night 2: nothing still happening"
+ctitle=$(cat "$bug/title")
+grep -qF "nightly: repro 0: '$ctitle': its reproducer still fires" "$TMP/n2" ||
+	fail "night 2: the reproducer of '$ctitle' was not run again, or did not fire"
+grep -F 'nightly:   still happening (2 nights) ' "$TMP/n2" | grep -qF " $ctitle" ||
+	fail "night 2: '$ctitle' is not still happening"
 sed -n "s/^nightly: repro [0-9]*: '\(.*\)': [0-9]* program(s), at most .*/\1/p" "$TMP/n2" \
 	>"$TMP/tried2"
 while IFS= read -r t; do
@@ -90,6 +96,8 @@ done <<<"$tried"
 
 night "$TMP/n3" --budget 15s --fixed-after 1
 [ $rc -eq 0 ] || fail "night 3 exit status $rc, expected 0 (nothing new)"
+grep -qF "nightly: repro 0: '$ctitle': its reproducer did not fire in 3 runs" "$TMP/n3" ||
+	fail "night 3: the reproducer of '$ctitle' was not run again, or fired without the hook"
 grep -q '"findings":0,' "$(newest)/summary.json" || fail "night 3 found something"
 ! grep '^nightly:   ' "$TMP/n3" | grep -v '^nightly:   not seen for [12] nights* (likely fixed)  *DATA' ||
 	fail "night 3: a bug not likely fixed"

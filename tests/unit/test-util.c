@@ -2,7 +2,7 @@
 /*
  * The small helpers every layer uses: the one-line escape that carries a
  * report's text over a serving guest's control channel (no newline is
- * left, every text comes back whole), and MIN/MAX.
+ * left, every text comes back whole), MIN/MAX and the suffix test.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +48,18 @@ static void test_minmax(void)
 	CHECK(MIN(-1, 2) == -1 && MAX(-1L, 2) == 2, "signed");
 }
 
+/* A name that is only the suffix has none: ".prog" is no program file. */
+static void test_suffix(void)
+{
+	CHECK(mmf_has_suffix("repro.1.prog", ".prog"), "repro.1.prog");
+	CHECK(!mmf_has_suffix(".prog", ".prog"), ".prog alone");
+	CHECK(!mmf_has_suffix("repro.c", ".prog") && !mmf_has_suffix("g", ".prog"), "others");
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(test_escape),
 	TAP_TEST(test_minmax),
+	TAP_TEST(test_suffix),
 };
 
 int main(void)
