@@ -69,13 +69,18 @@ static uint64_t *arg_of(struct mmf_prog *p, int si, int k, enum mmf_arg_type typ
 	return &p->stmts[si].args[k];
 }
 
+/*
+ * A range of pages: one page first (most reproducers need no more, and
+ * each kept step costs a guest restart), then half of it; k walks both
+ * for each argument.
+ */
 static bool halve_npages(struct mmf_prog *p, int si, int k)
 {
-	uint64_t *v = arg_of(p, si, k, MMF_ARG_NPAGES);
+	uint64_t *v = arg_of(p, si, k / 2, MMF_ARG_NPAGES);
 
-	if (!v || *v <= 1)
+	if (!v || *v <= 1 || (k % 2 && *v / 2 == 1))
 		return false;
-	*v /= 2;
+	*v = k % 2 ? *v / 2 : 1;
 	return true;
 }
 
@@ -125,7 +130,7 @@ static const struct {
 	{ "unwrap", unwrap, 1 },
 	{ "narrow", narrow_delay, 2 },
 	{ "fewer", fewer_rounds, 1 },
-	{ "halve", halve_npages, MMF_MAX_ARGS },
+	{ "halve", halve_npages, MMF_MAX_ARGS * 2 },
 	{ "unflag", clear_flag, MMF_MAX_ARGS * 64 },
 };
 
