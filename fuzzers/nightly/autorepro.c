@@ -123,33 +123,30 @@ static char *next_bug(struct mmf_autorepro *a, char **title, char **repro)
 {
 	struct mmf_bug *b;
 	char *name = NULL;
-	int nb;
+	int nb, pick = -1;
 
 	pthread_mutex_lock(&a->lock);
 	nb = mmf_store_list(a->o.crashes, &b);
-	for (int i = 0; i < nb && !name; i++) {
+	for (int i = 0; i < nb && pick < 0; i++) {
 		if (mmf_bug_corrupted(&b[i]) || !has_arch(b[i].arch, a->o.arch) ||
 		    taken(a, b[i].title))
 			continue;
 		*repro = newest_repro(a->o.crashes, &b[i]);
 		if (*repro)
-			name = b[i].name;
+			pick = i;
 	}
 	/* Oldest first: the queue's order is the order they came in. */
-	for (int i = nb - 1; i >= 0 && !name; i--)
+	for (int i = nb - 1; i >= 0 && pick < 0; i--)
 		if (!strcmp(b[i].repro, "none") && !mmf_bug_corrupted(&b[i]) &&
 		    has_progs(&b[i]) && has_arch(b[i].arch, a->o.arch) &&
 		    !taken(a, b[i].title))
-			name = b[i].name;
-	for (int i = 0; i < nb && name; i++)
-		if (b[i].name == name) {
-			name = mmf_xstrdup(name);
-			*title = mmf_xstrdup(b[i].title);
-			a->taken = mmf_xrealloc(a->taken,
-						(a->nr_taken + 1) * sizeof(*a->taken));
-			a->taken[a->nr_taken++] = mmf_xstrdup(b[i].title);
-			break;
-		}
+			pick = i;
+	if (pick >= 0) {
+		name = mmf_xstrdup(b[pick].name);
+		*title = mmf_xstrdup(b[pick].title);
+		a->taken = mmf_xrealloc(a->taken, (a->nr_taken + 1) * sizeof(*a->taken));
+		a->taken[a->nr_taken++] = mmf_xstrdup(b[pick].title);
+	}
 	if (nb > 0)
 		mmf_bugs_free(b, nb);
 	pthread_mutex_unlock(&a->lock);

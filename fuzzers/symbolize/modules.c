@@ -46,7 +46,7 @@ static void add(struct sym_modidx *m, const char *dir, const char *file)
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
 		size_t slen = strlen(suffixes[i].text);
 
-		if (len <= slen || strcmp(file + len - slen, suffixes[i].text))
+		if (!mmf_has_suffix(file, suffixes[i].text))
 			continue;
 		m->name = mmf_xrealloc(m->name, (m->n + 1) * sizeof(*m->name));
 		m->path = mmf_xrealloc(m->path, (m->n + 1) * sizeof(*m->path));
