@@ -160,7 +160,11 @@ static void retest(struct worker *w, const char *title, const char *path)
 	struct mmf_prog *progs = mmf_xmalloc(MMF_REPRO_MAX_PROGS * sizeof(*progs));
 	char *text = mmf_read_file(path, NULL), err[256];
 	int n = text ? mmf_progs_parse(text, progs, MMF_REPRO_MAX_PROGS, err, sizeof(err)) : -1;
-	int hit = 0, runs = 0;
+	struct mmf_repro_ops ops = {
+		.run = mmf_guest_repro_run,
+		.deadline_ns = mmf_now_ns() + a->o.repro_ms * 1000000ull,
+	};
+	int hit, runs;
 
 	if (n <= 0) {
 		info(w, "'%s': %s: %s", title, path, text ? err : strerror(errno));
@@ -168,12 +172,8 @@ static void retest(struct worker *w, const char *title, const char *path)
 	}
 	if (!w->guest)
 		w->guest = mmf_guest_repro_new(&w->go);
-	while (!hit && runs < RETEST_RUNS && !*a->o.stop) {
-		hit = mmf_guest_repro_run(w->guest, progs, n, title);
-		if (hit < 0)
-			break;
-		runs++;
-	}
+	ops.ctx = w->guest;
+	hit = mmf_repro_hits(&ops, progs, n, title, RETEST_RUNS, true, &runs);
 	if (hit < 0) {
 		info(w, "'%s': the guests could not run its reproducer", title);
 	} else if (hit) {

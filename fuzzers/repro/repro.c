@@ -9,9 +9,8 @@
 #include "repro/repro.h"
 #include "util/util.h"
 
-/* Hits out of attempts; a search (stop_at_hit) stops at a hit or the deadline. */
-static int hit_rate(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
-		    const char *title, int attempts, bool stop_at_hit, int *runs)
+int mmf_repro_hits(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+		   const char *title, int attempts, bool stop_at_hit, int *runs)
 {
 	int hits = 0;
 
@@ -34,7 +33,7 @@ static int reproduces(const struct mmf_repro_ops *ops, const struct mmf_prog *pr
 {
 	int runs;
 
-	return hit_rate(ops, progs, n, title, ops->attempts, true, &runs);
+	return mmf_repro_hits(ops, progs, n, title, ops->attempts, true, &runs);
 }
 
 /*
@@ -130,7 +129,7 @@ int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int
 		return -1;
 	for (int i = 0; i < res->nr_progs; i++)
 		res->calls_after += mmf_prog_nr_calls(&res->progs[i]);
-	res->hits = hit_rate(ops, res->progs, res->nr_progs, title, ops->attempts, false,
+	res->hits = mmf_repro_hits(ops, res->progs, res->nr_progs, title, ops->attempts, false,
 			     &res->runs);
 	return res->hits < 0 ? -1 : 0;
 }

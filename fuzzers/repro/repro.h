@@ -48,6 +48,14 @@ static inline bool mmf_repro_expired(const struct mmf_repro_ops *ops)
 	return ops->deadline_ns && mmf_now_ns() >= ops->deadline_ns;
 }
 
+/*
+ * Hits in attempts runs of progs[0..n), *runs the runs made; with
+ * stop_at_hit it stops at the first hit or the deadline. -1 when the
+ * runner failed.
+ */
+int mmf_repro_hits(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
+		   const char *title, int attempts, bool stop_at_hit, int *runs);
+
 /* progs[n - 1] ran last. Returns 0, or -1 when the runner failed. */
 int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
 	      const char *title, struct mmf_repro_result *res);
