@@ -54,9 +54,17 @@ sleep 1
 printf 'BUG: Bad rss-counter state mm:00000000b6fe4a1c type:MM_ANONPAGES val:1\n' >/dev/kmsg
 rc=0
 wait $pid || rc=$?
-# Exit 0: the title was in the store already, nothing new was found.
-[ $rc -eq 0 ] || { cat "$TMP/keep.log"; fail "fuzz exited with $rc"; }
+# The title was in the store already: not new. The host's own kernel may
+# give the fuzzer a finding of its own in those seconds (exit 3): shown.
 grep -q 'known BUG: Bad rss-counter state$' "$TMP/keep.log" || fail "not counted as known"
+if [ $rc -eq 3 ]; then
+	for d in "$TMP"/keep/crashes/*; do
+		[ "$d" = "$bug" ] || head -n 2 "$d/report.0" | sed "s/^/INFO: the host's kernel, $(uname -r): /"
+	done
+	! grep -q 'new *BUG: Bad rss-counter state$' "$TMP/keep.log" || fail "counted as new"
+	rc=0
+fi
+[ $rc -eq 0 ] || { cat "$TMP/keep.log"; fail "fuzz exited with $rc"; }
 [ "$(cat "$bug/report.0")" = precious ] || fail "saved report overwritten"
 grep -q 'Bad rss-counter state mm:' "$bug/report.1" || fail "second occurrence not saved beside"
 grep -Eqx 'count: ([2-9]|[1-9][0-9]+)' "$bug/meta" || { cat "$bug/meta"; fail "not counted"; }
