@@ -91,19 +91,11 @@ int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
 	return 0;
 }
 
-static uint64_t fnv(const void *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* One seed file, named by its content: the same program twice is one seed. */
 static int put_seed(const char *dir, const void *buf, size_t n, int *nr)
 {
-	char *path = mmf_xasprintf("%s/seed-%016llx", dir, (unsigned long long)fnv(buf, n));
+	char *path = mmf_xasprintf("%s/seed-%016llx", dir,
+				   (unsigned long long)mmf_fnv64(MMF_FNV64_INIT, buf, n));
 	int r = mmf_write_file_new(path, buf, n);
 
 	free(path);

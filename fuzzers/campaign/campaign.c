@@ -35,6 +35,8 @@ struct guest {
 	const char *focus;	/* the focus text for the coverage channel, NULL none */
 	char *snap;		/* OUT/vm-N/snapshot: the guest saved at its snapshot point */
 	bool saved;		/* snap holds a whole snapshot */
+	char *key;		/* its key in the snapshot cache, NULL if none */
+	bool keyed;		/* key was looked for */
 	bool at_point;		/* this boot will stop at the snapshot point */
 	char go[48];		/* this boot's options at the snapshot point */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
@@ -68,16 +70,10 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 
 	/* The guest fuzzes past the budget: the host ends it. */
 	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
-	/*
-	 * A restored guest would repeat its first boot's programs without a
-	 * seed of its own; its budget stays the first boot's, longer than
-	 * what is left, as the host ends it.
-	 */
+	/* A restored guest would repeat its first boot's programs without a seed of its own. */
 	snprintf(g->go, sizeof(g->go), "--seed %llu",
 		 (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^
 					      (uint64_t)g->id << 48) & INT64_MAX));
-	c.snapshot = snaps && !g->saved;
-	c.restore = snaps && g->saved ? g->snap : NULL;
 	args[na++] = "--duration";
 	args[na++] = dur;
 	/* A program's time, as 'mmfuzz vm' gives it: the slowdown's multiple. */
@@ -117,6 +113,16 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
 		r = -1;
 	} else {
+		if (snaps && !g->keyed) {
+			g->keyed = true;
+			g->key = mmf_vm_snapshot_key(&c);
+			g->saved = g->key && mmf_vm_snapshot_fetch(g->key, g->snap);
+			if (g->saved && o->info)
+				fprintf(o->info, "mmfuzz: vm %d: the snapshot cache has this guest\n",
+					g->id);
+		}
+		c.snapshot = snaps && !g->saved;
+		c.restore = snaps && g->saved ? g->snap : NULL;
 		r = mmf_vm_start_or_restore(&c, g->go, &g->vm, why, sizeof(why), err, n);
 		if (why[0] && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
@@ -249,6 +255,8 @@ static void snapshot_point(const struct mmf_campaign_opts *o, struct guest *g)
 	if (g->saved && o->info)
 		fprintf(o->info, "mmfuzz: vm %d: boot %d: saved at its snapshot point in %.1f s\n",
 			g->id, g->boot, (mmf_now_ns() - t0) / 1e9);
+	if (g->saved && g->key)
+		mmf_vm_snapshot_keep(g->key, g->snap);
 }
 
 static void note_first_program(const struct mmf_campaign_opts *o, struct guest *g)
@@ -470,8 +478,9 @@ out:
 				rc = -1;
 			guest_stop(&gs[i], st);
 		}
-		/* Of this run's kernel and guest only: no use after it. */
+		/* The snapshot cache keeps its own links. */
 		mmf_vm_snapshot_remove(gs[i].snap);
+		free(gs[i].key);
 		free(gs[i].snap);
 		free(gs[i].dir);
 		mmf_receiver_free(&gs[i].rx);

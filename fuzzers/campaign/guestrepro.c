@@ -22,6 +22,8 @@ struct mmf_guest_repro {
 	int boots;
 	char *snap;		/* workdir/snapshot: the first boot saved at its snapshot point */
 	bool saved;		/* snap holds a whole snapshot */
+	char *key;		/* its key in the snapshot cache, NULL if none */
+	bool keyed;		/* key was looked for */
 	bool boot_only;		/* every guest from now on is booted (restart) */
 	struct strbuf console;	/* console since the current request (or boot) */
 	struct strbuf ctl;	/* control channel bytes not yet a whole line */
@@ -101,6 +103,7 @@ void mmf_guest_repro_free(struct mmf_guest_repro *g)
 	stop(g);
 	mmf_vm_snapshot_remove(g->snap);
 	free(g->snap);
+	free(g->key);
 	mmf_sb_free(&g->console);
 	mmf_sb_free(&g->ctl);
 	free(g);
@@ -191,6 +194,8 @@ static bool snapshot_point(struct mmf_guest_repro *g)
 	if (g->saved)
 		info(g, "boot %d: saved at its snapshot point in %.1f s", g->boots,
 		     (mmf_now_ns() - t0) / 1e9);
+	if (g->saved && g->key)
+		mmf_vm_snapshot_keep(g->key, g->snap);
 	return true;
 }
 
@@ -205,6 +210,13 @@ static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *re
 	char why[256];
 	int r;
 
+	if (!g->boot_only && !g->keyed) {
+		g->keyed = true;
+		g->key = mmf_vm_snapshot_key(c);
+		g->saved = g->key && mmf_vm_snapshot_fetch(g->key, g->snap);
+		if (g->saved)
+			info(g, "the snapshot cache has this guest");
+	}
 	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
 	c->snapshot = !g->saved && !g->boot_only;
 	r = mmf_vm_start_or_restore(c, "", &g->vm, why, sizeof(why), err, n);

@@ -394,6 +394,13 @@ bool mmf_has_suffix(const char *s, const char *suffix)
 	return n > k && !strcmp(s + n - k, suffix);
 }
 
+uint64_t mmf_fnv64(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ull;
+	return h;
+}
+
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;

@@ -87,6 +87,9 @@ void mmf_die_with_parent(pid_t parent, int sig, int status);
  * else. False if it is not one.
  */
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v);
+/* FNV-1a of p[0, n) on from h (MMF_FNV64_INIT to start): names, not security. */
+#define MMF_FNV64_INIT	0xcbf29ce484222325ull
+uint64_t mmf_fnv64(uint64_t h, const void *p, size_t n);
 /* Whether s ends with suffix and has more before it. */
 bool mmf_has_suffix(const char *s, const char *suffix);
 

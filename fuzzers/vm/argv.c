@@ -59,18 +59,17 @@ char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 		mmf_sb_puts(&sb, " mmfuzz.snapshot=1");
 	if (c->append && *c->append)
 		mmf_sb_printf(&sb, " %s", c->append);
-	if (c->guest_args && c->guest_args[0]) {
-		mmf_sb_puts(&sb, " mmfuzz.args=");
-		for (size_t i = 0; c->guest_args[i]; i++) {
-			if (!travels(c->guest_args[i])) {
-				snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
-					 "kernel command line (empty, or a comma, quote or space)",
-					 c->guest_args[i]);
-				mmf_sb_free(&sb);
-				return NULL;
-			}
-			mmf_sb_printf(&sb, "%s%s", i ? "," : "", c->guest_args[i]);
+	for (size_t i = 0; c->guest_args && c->guest_args[i]; i++) {
+		if (!travels(c->guest_args[i])) {
+			snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
+				 "kernel command line (empty, or a comma, quote or space)",
+				 c->guest_args[i]);
+			mmf_sb_free(&sb);
+			return NULL;
 		}
+		/* With snapshots they travel on the go line (mmf_vm_go()). */
+		if (!c->snapshot && !c->restore)
+			mmf_sb_printf(&sb, "%s%s", i ? "," : " mmfuzz.args=", c->guest_args[i]);
 	}
 	return mmf_sb_detach(&sb);
 }

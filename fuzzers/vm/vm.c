@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -35,6 +36,7 @@ struct mmf_vm {
 	char **disks;
 	size_t nr_disks;
 	char *qmp_path;		/* with snapshots */
+	char *go_args;		/* with snapshots: the guest's options, for the go line */
 	uint64_t started;
 	bool exited;
 	int status;
@@ -68,6 +70,7 @@ static void vm_free(struct mmf_vm *vm)
 	if (vm->qmp_path)
 		unlink(vm->qmp_path);
 	free(vm->qmp_path);
+	free(vm->go_args);
 	mmf_vm_argv_free(vm->argv);
 	free(vm);
 }
@@ -305,8 +308,14 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		unlink(vm->port_path[p]);
 	}
 	if (c->snapshot || c->restore) {
+		struct strbuf sb;
+
 		vm->qmp_path = mmf_xasprintf("%s/qmp.sock", c->workdir);
 		unlink(vm->qmp_path);
+		mmf_sb_init(&sb);
+		for (size_t i = 0; c->guest_args && c->guest_args[i]; i++)
+			mmf_sb_printf(&sb, "%s%s", i ? " " : "", c->guest_args[i]);
+		vm->go_args = mmf_sb_detach(&sb);
 	}
 	if (c->restore && strpbrk(c->restore, "'\"\\")) {
 		snprintf(err, n, "snapshot directory %s: a quote or backslash in its path",
@@ -499,6 +508,7 @@ int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n
 		const char *base = strrchr(vm->disks[i], '/');
 		char *to = mmf_xasprintf("%s/%s", dir, base ? base + 1 : vm->disks[i]);
 
+		unlink(to);	/* it may be a link of the snapshot cache's */
 		r = copy_disk(vm->disks[i], to);
 		if (r)
 			snprintf(err, n, "saving the guest: cannot copy %s to %s", vm->disks[i], to);
@@ -537,9 +547,194 @@ void mmf_vm_snapshot_remove(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * The snapshot cache. A guest saved at its snapshot point serves every
+ * later guest started the same way, in this run or a later one: what
+ * shapes it up to there is QEMU's binary, the kernel, the initramfs and
+ * QEMU's argv but for the run's own paths (the guest's options come after
+ * the point, on the go line). Entries are $MMFUZZ_CACHE/snapshots/KEY,
+ * the SNAP_KEEP most recently used; files are hard links where they can be.
+ */
+#define SNAP_KEEP	8
+#define SNAP_FORMAT	"mmfuzz snapshot 1"
+
+static uint64_t hash_file(uint64_t h, const char *path)
+{
+	struct stat st;
+
+	h = mmf_fnv64(h, path, strlen(path) + 1);
+	if (stat(path, &st))
+		return 0;
+	/* Not the inode: a cache restored from an archive keeps paths and times. */
+	h = mmf_fnv64(h, &st.st_size, sizeof(st.st_size));
+	return mmf_fnv64(h, &st.st_mtim, sizeof(st.st_mtim));
+}
+
+/* The QEMU binary execvp() would run, NULL if none. */
+static char *qemu_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : mmf_xstrdup(name);
+	dirs = mmf_xstrdup(path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *f = mmf_xasprintf("%s/%s", *d ? d : ".", name);
+
+		if (!access(f, X_OK))
+			found = f;
+		else
+			free(f);
+	}
+	free(dirs);
+	return found;
+}
+
+char *mmf_vm_snapshot_key(const struct mmf_vm_config *c)
+{
+	struct mmf_vm_config k = *c;
+	char **argv, *qemu = qemu_path(c->arch->qemu), err[256];
+	uint64_t h = mmf_fnv64(MMF_FNV64_INIT, SNAP_FORMAT, sizeof(SNAP_FORMAT));
+
+	k.workdir = k.exec_log = "@";
+	k.snapshot = true;
+	k.restore = NULL;
+	argv = qemu ? mmf_vm_argv(&k, err, sizeof(err)) : NULL;
+	for (size_t i = 0; argv && argv[i]; i++)
+		h = mmf_fnv64(h, argv[i], strlen(argv[i]) + 1);
+	mmf_vm_argv_free(argv);
+	if (argv)
+		h = hash_file(h, qemu);
+	if (argv && h)
+		h = hash_file(h, c->kernel);
+	if (argv && h && c->initrd)
+		h = hash_file(h, c->initrd);
+	free(qemu);
+	return argv && h ? mmf_xasprintf("%016llx", (unsigned long long)h) : NULL;
+}
+
+/* Hard links of dir's files in to (created), copies where links fail. */
+static int link_files(const char *dir, const char *to)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int r = d && !mmf_mkdir_p(to, 0755) ? 0 : -1;
+
+	while (!r && (e = readdir(d))) {
+		char *from = mmf_xasprintf("%s/%s", dir, e->d_name);
+		char *path = mmf_xasprintf("%s/%s", to, e->d_name);
+
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "ram.tmp")) {
+			unlink(path);
+			if (link(from, path))
+				r = copy_disk(from, path);
+		}
+		free(from);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return r;
+}
+
+static char *snap_cache(void)
+{
+	return mmf_xasprintf("%s/snapshots", mmf_vm_cache_dir());
+}
+
+bool mmf_vm_snapshot_fetch(const char *key, const char *dir)
+{
+	char *cache = snap_cache(), *entry = mmf_xasprintf("%s/%s", cache, key);
+	char *ram = mmf_xasprintf("%s/ram", entry);
+	bool ok = !access(ram, R_OK) && !link_files(entry, dir);
+
+	if (ok)
+		utimensat(AT_FDCWD, entry, NULL, 0);	/* recently used */
+	else
+		mmf_vm_snapshot_remove(dir);
+	free(ram);
+	free(entry);
+	free(cache);
+	return ok;
+}
+
+struct snap_entry {
+	time_t used;
+	char *path;
+};
+
+static int newer_first(const void *a, const void *b)
+{
+	const struct snap_entry *x = a, *y = b;
+
+	return (y->used > x->used) - (y->used < x->used);
+}
+
+/* Drop the entries past the SNAP_KEEP most recently used, and dead runs' unfinished ones. */
+static void snap_prune(const char *cache)
+{
+	struct snap_entry *e = NULL;
+	struct dirent *de;
+	DIR *d = opendir(cache);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		char *path = mmf_xasprintf("%s/%s", cache, de->d_name);
+		const char *dot = strrchr(de->d_name, '.');
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) {
+			free(path);
+			continue;
+		}
+		if (de->d_name[0] != '.' && !stat(path, &st)) {
+			e = mmf_xrealloc(e, (n + 1) * sizeof(*e));
+			e[n++] = (struct snap_entry){ st.st_mtime, path };
+			continue;
+		}
+		if (dot && dot != de->d_name && kill(atoi(dot + 1), 0) && errno == ESRCH)
+			mmf_vm_snapshot_remove(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	qsort(e, n, sizeof(*e), newer_first);
+	for (int i = 0; i < n; i++) {
+		if (i >= SNAP_KEEP)
+			mmf_vm_snapshot_remove(e[i].path);
+		free(e[i].path);
+	}
+	free(e);
+}
+
+void mmf_vm_snapshot_keep(const char *key, const char *dir)
+{
+	char *cache = snap_cache(), *entry = mmf_xasprintf("%s/%s", cache, key);
+	char *tmp = mmf_xasprintf("%s/.%s.%d", cache, key, (int)getpid());
+	char *old = mmf_xasprintf("%s.old", tmp);
+
+	/*
+	 * Whole or not at all, and the newest: a guest is saved only when no
+	 * entry served it (none, or one QEMU could not restore).
+	 */
+	if (!link_files(dir, tmp)) {
+		if (rename(tmp, entry) && rename(entry, old) == 0)
+			rename(tmp, entry);
+		snap_prune(cache);
+	}
+	mmf_vm_snapshot_remove(tmp);
+	mmf_vm_snapshot_remove(old);
+	free(old);
+	free(tmp);
+	free(entry);
+	free(cache);
+}
+
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
 {
-	char *line = mmf_xasprintf("%s\n", options);
+	/* The options first: the guest's own come after, and the last of two wins. */
+	char *line = mmf_xasprintf("%s %s\n", options, vm->go_args ? vm->go_args : "");
 	int r = vm->port_fd[PORT_GO] < 0 ? -1 : mmf_write_all(vm->port_fd[PORT_GO], line,
 								   strlen(line));
 

@@ -181,7 +181,23 @@ ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
 int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n);
 /* Remove a snapshot directory and what is in it (nothing if it is not there). */
 void mmf_vm_snapshot_remove(const char *dir);
-/* Let the guest waiting at its snapshot point go on, with these fuzzer options. */
+/*
+ * The snapshot cache ($MMFUZZ_CACHE/snapshots): a guest saved at its
+ * snapshot point serves every later guest started the same way, in this
+ * run or a later one. The key of c's guests (QEMU, kernel, initramfs and
+ * argv but for the run's paths), NULL if it cannot be told. Fetch links
+ * (or copies) a cached snapshot into dir, true if there was one; keep puts
+ * dir's into the cache unless it has one, and drops the least recently
+ * used entries past a few.
+ */
+char *mmf_vm_snapshot_key(const struct mmf_vm_config *c);
+bool mmf_vm_snapshot_fetch(const char *key, const char *dir);
+void mmf_vm_snapshot_keep(const char *key, const char *dir);
+/*
+ * Let the guest waiting at its snapshot point go on, with these options
+ * and then its own (guest_args: with snapshots they travel here, not on
+ * the kernel's command line).
+ */
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
 /*
  * Start the guest: with c->restore, from that snapshot, let go with

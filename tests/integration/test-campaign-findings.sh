@@ -55,9 +55,10 @@ echo "INFO: the slowest finding was on disk $lat s after it arrived"
 grep -q '"new_titles":[1-9]' "$out/summary.json" || fail "summary.json: $(cat "$out/summary.json")"
 
 # The restart after the kernel's report is no boot: boot 1 was saved at its
-# snapshot point, boot 2 is that guest restored, with a seed of its own.
-grep -q '^mmfuzz: vm 0: boot 1: saved at its snapshot point in ' "$TMP/log" ||
-	fail "boot 1 was not saved at its snapshot point"
+# snapshot point (or restored from the snapshot cache, where an earlier run
+# left this guest), boot 2 is that guest restored, with a seed of its own.
+grep -q '^mmfuzz: vm 0: boot 1: saved at its snapshot point in \|^mmfuzz: vm 0: the snapshot cache has this guest$' \
+	"$TMP/log" || fail "boot 1 was not saved at its snapshot point"
 grep -q '^mmfuzz: vm 0: boot 2: restored from its snapshot in ' "$TMP/log" ||
 	fail "boot 2 was not restored from the snapshot"
 b1=$(sed -n 's/^mmfuzz: vm 0: boot 1: first program \([0-9.]*\) s.*/\1/p' "$TMP/log")
@@ -86,6 +87,13 @@ wait $pid 2>/dev/null || true
 title=$(printed | sed 's/^REPORT: \(.*\) (s[ae][ev][en].*/\1/')
 "$MMFUZZ" triage list "$out2" | grep -qF "$title" || fail "'$title' is not in the store"
 echo "INFO: killed after the guest printed '$title': in the store"
+# The same guest with other options: its first boot is the first run's
+# guest, restored from the snapshot cache.
+grep -q '^mmfuzz: vm 0: the snapshot cache has this guest$' "$TMP/log2" &&
+	grep -q '^mmfuzz: vm 0: boot 1: restored from its snapshot in ' "$TMP/log2" ||
+	fail "the second campaign's first boot was not restored from the snapshot cache"
+grep -aq '^mmfuzz-init: the host says: --seed [0-9]* .*--corrupt-after 3' \
+	"$out2"/vm-0/boot-1/console.log || fail "the restored guest did not get its own options"
 for _ in $(seq 50); do
 	pgrep -f "path=$out2/vm-0" >/dev/null || break
 	sleep 0.1

@@ -5,7 +5,9 @@
  * of a stand-in "QEMU" script that prints a console, writes an execution
  * log and exits.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +156,7 @@ static void test_argv(void)
 	CHECK(!strcmp(after(argv, "-qmp"), "unix:/w,,x/qmp.sock,server=on,wait=off"), "qmp");
 	CHECK(has_arg(argv, "virtserialport,bus=vser0.0,chardev=go,name=mmfuzz.go"), "go port");
 	CHECK(strstr(after(argv, "-append"), " mmfuzz.snapshot=1"), "snapshot point");
+	CHECK(!strstr(after(argv, "-append"), "mmfuzz.args"), "the options go on the go line");
 	CHECK(!after(argv, "-incoming"), "a snapshot's boot loads nothing");
 	mmf_vm_argv_free(argv);
 	c.snapshot = false;
@@ -274,11 +277,145 @@ static void test_run(void)
 	free(console);
 }
 
+/* dir/name in a buffer of the caller's. */
+static const char *at(char buf[256], const char *dir, const char *name)
+{
+	int n = snprintf(buf, 256, "%s/%s", dir, name);
+
+	CHECK(n < 256, "%s/%s: too long", dir, name);
+	return buf;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[256];
+
+	CHECK(!mmf_write_file_atomic(at(p, dir, name), text, strlen(text)), "%s: %s", p,
+	      strerror(errno));
+}
+
+/* Whether dir/name holds text. */
+static bool holds(const char *dir, const char *name, const char *text)
+{
+	char p[256], *t = mmf_read_file(at(p, dir, name), NULL);
+	bool same = t && !strcmp(t, text);
+
+	free(t);
+	return same;
+}
+
+static void rm_r(const char *dir)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -r '%s'", dir);
+	CHECK(!system(cmd), "%s", cmd);
+}
+
+/* Keys: the run's paths and options do not count, the guest's make-up does. */
+static void test_snapshot_key(void)
+{
+	static const char *const other_args[] = { "--corrupt-tag", "238", NULL };
+	char dir[] = "/tmp/mmfuzz-test-vm.XXXXXX", qemu[256], kernel[256], initrd[256], *k1, *k2;
+	const struct timespec old[2] = { { 1000, 0 }, { 1000, 0 } };
+	struct mmf_vm_arch arch = mmf_vm_arches[0];
+	struct mmf_vm_config c = config("x86_64", MMF_VM_TCG), d;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	put(dir, "qemu", "");
+	put(dir, "kernel", "k");
+	put(dir, "initrd", "i");
+	CHECK(!chmod(at(qemu, dir, "qemu"), 0755), "chmod");
+	arch.qemu = qemu;
+	c.arch = &arch;
+	c.kernel = at(kernel, dir, "kernel");
+	c.initrd = at(initrd, dir, "initrd");
+	d = c;
+	d.workdir = "/elsewhere/boot-3";
+	d.exec_log = "/elsewhere/exec.log";
+	d.guest_args = other_args;
+	d.snapshot = true;
+	k1 = mmf_vm_snapshot_key(&c);
+	k2 = mmf_vm_snapshot_key(&d);
+	CHECK(k1 && k2 && !strcmp(k1, k2), "paths and options: %s %s", k1, k2);
+	free(k2);
+	d.mem_mb *= 2;
+	k2 = mmf_vm_snapshot_key(&d);
+	CHECK(k2 && strcmp(k1, k2), "more memory, the same key");
+	free(k2);
+	d.mem_mb = c.mem_mb;
+	CHECK(!utimensat(AT_FDCWD, kernel, old, 0), "utimensat");
+	k2 = mmf_vm_snapshot_key(&d);
+	CHECK(k2 && strcmp(k1, k2), "a rebuilt kernel, the same key");
+	free(k2);
+	arch.qemu = "mmfuzz-no-such-qemu";
+	CHECK(!mmf_vm_snapshot_key(&d), "a key without QEMU");
+	free(k1);
+	rm_r(dir);
+}
+
+/* The cache: kept whole, fetched as links, replaced by a newer one, a few kept. */
+static void test_snapshot_cache(void)
+{
+	static const char key[] = "0123456789abcdef";
+	char dir[] = "/tmp/mmfuzz-test-vm.XXXXXX", snap[256], w[256], cache[256], entry[256];
+	char p[256], q[256];
+	struct stat a, b;
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	CHECK(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	setenv("MMFUZZ_CACHE", dir, 1);
+	at(snap, dir, "snap");
+	at(w, dir, "w");
+	at(cache, dir, "snapshots");
+	at(entry, cache, key);
+	CHECK(!mmf_mkdir_p(snap, 0755), "mkdir");
+	put(snap, "ram", "ram 1");
+	put(snap, "swap0.img", "disk");
+	put(snap, "ram.tmp", "half");
+	CHECK(!mmf_vm_snapshot_fetch(key, w) && access(w, F_OK), "fetched from an empty cache");
+	mmf_vm_snapshot_keep(key, snap);
+	CHECK(!stat(at(p, snap, "ram"), &a) && !stat(at(q, entry, "ram"), &b) &&
+	      a.st_ino == b.st_ino, "kept as a link");
+	CHECK(access(at(p, entry, "ram.tmp"), F_OK), "a part-written file kept");
+	CHECK(mmf_vm_snapshot_fetch(key, w) && holds(w, "swap0.img", "disk"), "not fetched");
+	/* A newer guest of the same key replaces it; what was fetched stays whole. */
+	unlink(at(p, snap, "ram"));
+	put(snap, "ram", "ram 2");
+	mmf_vm_snapshot_keep(key, snap);
+	CHECK(holds(entry, "ram", "ram 2"), "not replaced");
+	CHECK(holds(w, "ram", "ram 1"), "a fetched snapshot changed");
+	for (int i = 0; i < 12; i++) {
+		/* Each used longer ago than the ones after it. */
+		const struct timespec t[2] = { { 2000 + i, 0 }, { 2000 + i, 0 } };
+
+		snprintf(q, sizeof(q), "%016x", i);
+		mmf_vm_snapshot_keep(q, snap);
+		utimensat(AT_FDCWD, at(p, cache, q), t, 0);
+	}
+	d = opendir(cache);
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(n == 8, "%d entries kept", n);
+	snprintf(q, sizeof(q), "%016x", 11);
+	CHECK(!access(at(p, cache, q), F_OK), "the newest dropped");
+	snprintf(q, sizeof(q), "%016x", 3);
+	CHECK(access(at(p, cache, q), F_OK), "a least recently used one kept");
+	unsetenv("MMFUZZ_CACHE");
+	rm_r(dir);
+}
+
 static const struct tap_test tests[] = {
 	TAP_TEST(test_arches),
 	TAP_TEST(test_cmdline),
 	TAP_TEST(test_argv),
 	TAP_TEST(test_run),
+	TAP_TEST(test_snapshot_key),
+	TAP_TEST(test_snapshot_cache),
 };
 
 int main(void)
