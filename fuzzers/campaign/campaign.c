@@ -65,7 +65,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args,
 		.findings = true,
 	};
-	bool snaps = !o->no_snapshot && !o->nr_lkdtm;
+	bool snaps = !o->no_snapshot;
 	int na = 0, r;
 
 	/* The guest fuzzes past the budget: the host ends it. */

@@ -246,7 +246,10 @@ static int resume(struct mmf_vm *vm, char *err, size_t n)
 	return r;
 }
 
-/* QEMU makes its socket while it starts: wait for it, a few seconds at most. */
+/*
+ * QEMU makes its socket while it starts: wait for it, a few seconds at
+ * most. 0, 1 when QEMU exited first, or -1 and err.
+ */
 static int connect_port(struct mmf_vm *vm, int p, char *err, size_t n)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -256,12 +259,14 @@ static int connect_port(struct mmf_vm *vm, int p, char *err, size_t n)
 	for (int i = 0; vm->port_fd[p] >= 0 && i < 500; i++) {
 		if (!connect(vm->port_fd[p], (struct sockaddr *)&sa, sizeof(sa)))
 			return 0;
-		if (!mmf_vm_alive(vm))
-			break;
+		if (!mmf_vm_alive(vm)) {
+			close(vm->port_fd[p]);
+			vm->port_fd[p] = -1;
+			return 1;
+		}
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
-	snprintf(err, n, "%s channel %s: %s", port_names[p], vm->port_path[p],
-		 mmf_vm_alive(vm) ? strerror(errno) : "QEMU exited");
+	snprintf(err, n, "%s channel %s: %s", port_names[p], vm->port_path[p], strerror(errno));
 	return -1;
 }
 
@@ -365,9 +370,16 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	}
 	fcntl(vm->console_fd, F_SETFL, fcntl(vm->console_fd, F_GETFL) | O_NONBLOCK);
 	for (int p = 0; p < NR_PORTS; p++) {
-		if (!vm->port_path[p])
-			continue;
-		if (connect_port(vm, p, err, n)) {
+		int r = vm->port_path[p] ? connect_port(vm, p, err, n) : 0;
+
+		/*
+		 * QEMU that exits at once (a kernel it cannot load) is a boot
+		 * that failed, as when it exits a moment later: the caller
+		 * sees it exited, its reason on the console.
+		 */
+		if (r > 0)
+			break;
+		if (r < 0) {
 			kill(vm->pid, SIGKILL);
 			waitpid(vm->pid, NULL, 0);
 			vm->exited = true;
@@ -555,7 +567,7 @@ void mmf_vm_snapshot_remove(const char *dir)
  * the point, on the go line). Entries are $MMFUZZ_CACHE/snapshots/KEY,
  * the SNAP_KEEP most recently used; files are hard links where they can be.
  */
-#define SNAP_KEEP	8
+#define SNAP_KEEP	16
 #define SNAP_FORMAT	"mmfuzz snapshot 1"
 
 static uint64_t hash_file(uint64_t h, const char *path)
