@@ -693,19 +693,17 @@ static void snap_prune(const char *cache)
 
 	while (d && (de = readdir(d))) {
 		char *path = mmf_xasprintf("%s/%s", cache, de->d_name);
-		const char *dot = strrchr(de->d_name, '.');
 		struct stat st;
+		int tid;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) {
-			free(path);
-			continue;
-		}
 		if (de->d_name[0] != '.' && !stat(path, &st)) {
 			e = mmf_xrealloc(e, (n + 1) * sizeof(*e));
 			e[n++] = (struct snap_entry){ st.st_mtime, path };
 			continue;
 		}
-		if (dot && dot != de->d_name && kill(atoi(dot + 1), 0) && errno == ESRCH)
+		/* .KEY.TID and .KEY.TID.old of a keep that never finished. */
+		if (sscanf(de->d_name, ".%*16[0-9a-f].%d", &tid) == 1 && kill(tid, 0) &&
+		    errno == ESRCH)
 			mmf_vm_snapshot_remove(path);
 		free(path);
 	}
@@ -723,7 +721,8 @@ static void snap_prune(const char *cache)
 void mmf_vm_snapshot_keep(const char *key, const char *dir)
 {
 	char *cache = snap_cache(), *entry = mmf_xasprintf("%s/%s", cache, key);
-	char *tmp = mmf_xasprintf("%s/.%s.%d", cache, key, (int)getpid());
+	/* The thread's id: nightly's reproducing workers may keep one key at once. */
+	char *tmp = mmf_xasprintf("%s/.%s.%d", cache, key, (int)gettid());
 	char *old = mmf_xasprintf("%s.old", tmp);
 
 	/*
