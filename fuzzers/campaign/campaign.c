@@ -127,6 +127,8 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		if (why[0] && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
 				" booting\n", g->id, g->boot, why);
+		if (r == 1)
+			mmf_vm_snapshot_console(g->snap, g->console_fd);
 		if (r == 1 && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: restored from its snapshot in %.1f s\n",
 				g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);

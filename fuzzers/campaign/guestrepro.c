@@ -223,6 +223,8 @@ static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *re
 	if (why[0])
 		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, why);
 	*restored = r == 1;
+	if (*restored)
+		mmf_vm_snapshot_console(g->snap, g->console_fd);
 	g->saved = g->saved && !why[0];	/* a failed restore: boots from now on */
 	return r < 0 ? -1 : 0;
 }

@@ -742,6 +742,18 @@ void mmf_vm_snapshot_keep(const char *key, const char *dir)
 	free(cache);
 }
 
+void mmf_vm_snapshot_console(const char *dir, int fd)
+{
+	char *path = mmf_xasprintf("%s/console", dir);
+	size_t len = 0;
+	char *text = mmf_read_file(path, &len);
+
+	if (text && fd >= 0)
+		mmf_write_all(fd, text, len);
+	free(text);
+	free(path);
+}
+
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
 {
 	/* The options first: the guest's own come after, and the last of two wins. */
@@ -784,7 +796,13 @@ int mmf_vm_snapshot_point(struct mmf_vm *vm, const char *console, const char *di
 		return 0;
 	*saved = false;
 	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
+		char *boot = mmf_xasprintf("%s/console", dir);
+
 		*saved = !mmf_vm_snapshot_save(vm, dir, err, n);
+		/* The boot up to here, for the consoles of the guests restored from it. */
+		if (*saved && mmf_write_file_atomic(boot, console, strchr(p, '\n') + 1 - console))
+			unlink(boot);
+		free(boot);
 		if (!*saved) {
 			len = strlen(err);
 			snprintf(err + len, n - len, "; its restarts boot");

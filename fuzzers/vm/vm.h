@@ -179,6 +179,12 @@ ssize_t mmf_vm_read_exec_log(struct mmf_vm *vm, char *buf, size_t n);
  * run again, also when saving failed. 0, or -1 and err.
  */
 int mmf_vm_snapshot_save(struct mmf_vm *vm, const char *dir, char *err, size_t n);
+/*
+ * Append to fd the console of the boot that was saved in dir, up to its
+ * snapshot point (nothing if it has none): a restored guest's console
+ * log then starts as a booted one's.
+ */
+void mmf_vm_snapshot_console(const char *dir, int fd);
 /* Remove a snapshot directory and what is in it (nothing if it is not there). */
 void mmf_vm_snapshot_remove(const char *dir);
 /*

@@ -384,12 +384,22 @@ static void test_snapshot_cache(void)
 	put(snap, "ram", "ram 1");
 	put(snap, "swap0.img", "disk");
 	put(snap, "ram.tmp", "half");
+	put(snap, "console", "[    0.000000] Linux version\n");
 	CHECK(!mmf_vm_snapshot_fetch(key, w) && access(w, F_OK), "fetched from an empty cache");
 	mmf_vm_snapshot_keep(key, snap);
 	CHECK(!stat(at(p, snap, "ram"), &a) && !stat(at(q, entry, "ram"), &b) &&
 	      a.st_ino == b.st_ino, "kept as a link");
 	CHECK(access(at(p, entry, "ram.tmp"), F_OK), "a part-written file kept");
 	CHECK(mmf_vm_snapshot_fetch(key, w) && holds(w, "swap0.img", "disk"), "not fetched");
+	{
+		/* A restored guest's console log starts with the saved boot's. */
+		int fd = open(at(p, dir, "console.log"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		mmf_vm_snapshot_console(w, fd);
+		close(fd);
+		CHECK(holds(dir, "console.log", "[    0.000000] Linux version\n"),
+		      "the saved boot's console");
+	}
 	/* A newer guest of the same key replaces it; what was fetched stays whole. */
 	unlink(at(p, snap, "ram"));
 	put(snap, "ram", "ram 2");
