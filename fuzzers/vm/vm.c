@@ -633,13 +633,17 @@ static int link_files(const char *dir, const char *to)
 	struct dirent *e;
 	int r = d && !mmf_mkdir_p(to, 0755) ? 0 : -1;
 
+	/*
+	 * Through the directory opened, not its path: a keep that replaces
+	 * the entry meanwhile must not give us files of two guests.
+	 */
 	while (!r && (e = readdir(d))) {
-		char *from = mmf_xasprintf("%s/%s", dir, e->d_name);
+		char *from = mmf_xasprintf("/proc/self/fd/%d/%s", dirfd(d), e->d_name);
 		char *path = mmf_xasprintf("%s/%s", to, e->d_name);
 
 		if (e->d_name[0] != '.' && strcmp(e->d_name, "ram.tmp")) {
 			unlink(path);
-			if (link(from, path))
+			if (linkat(dirfd(d), e->d_name, AT_FDCWD, path, 0))
 				r = copy_disk(from, path);
 		}
 		free(from);
