@@ -193,8 +193,8 @@ void mmf_vm_snapshot_remove(const char *dir);
  * run or a later one. The key of c's guests (QEMU, kernel, initramfs and
  * argv but for the run's paths), NULL if it cannot be told. Fetch links
  * (or copies) a cached snapshot into dir, true if there was one; keep puts
- * dir's into the cache unless it has one, and drops the least recently
- * used entries past a few.
+ * dir's into the cache, replacing the key's entry (a guest is saved only
+ * when none served it), and drops the least recently used past a few.
  */
 char *mmf_vm_snapshot_key(const struct mmf_vm_config *c);
 bool mmf_vm_snapshot_fetch(const char *key, const char *dir);
