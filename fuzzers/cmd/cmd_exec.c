@@ -100,7 +100,9 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 		mmf_die("exec: %s", err);
 	if (!mkdtemp(work))
 		mmf_die("exec: %s: %s", work, strerror(errno));
-	if (cover && !(f = fopen(cover, "a")))
+	if (cover)
+		f = fopen(cover, "a");
+	if (cover && !f)
 		mmf_die("exec: cannot write %s: %s", cover, strerror(errno));
 	go.workdir = work;
 	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.arch->name,

@@ -283,7 +283,9 @@ static int add_crash(const char *dir, struct mmf_crash *c, const char *const *fi
 		}
 	}
 	/* The first report's titles, and whether it is whole. */
-	if (!c->title && (nr = mmf_report_parse(text[F_REPORT], len, &reps)) > 0) {
+	if (!c->title)
+		nr = mmf_report_parse(text[F_REPORT], len, &reps);
+	if (!c->title && nr > 0) {
 		c->title = reps[0].title;
 		c->alt_titles = (const char *const *)reps[0].alt_titles;
 		c->nr_alt = reps[0].nr_alt;

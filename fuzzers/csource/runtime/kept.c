@@ -83,8 +83,10 @@ static long put_kept(const char *path, const char *val)
 		;
 	for (i = 0; i < kept->nr && strcmp(kept->e[i].path, path); i++)
 		;
-	if (i == kept->nr && i < MAX_KEPT && strlen(path) < sizeof(kept->e[i].path) &&
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+	fd = -1;
+	if (i == kept->nr && i < MAX_KEPT && strlen(path) < sizeof(kept->e[i].path))
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
 		n = read(fd, kept->e[i].val, sizeof(kept->e[i].val) - 1);
 		close(fd);
 		if (n > 0) {
