@@ -202,9 +202,15 @@ static void test_hooks(const struct mmf_fuzz_opts *o, const struct mmf_fuzz_stat
 	if (o->lkdtm && st->progs == (uint64_t)o->lkdtm_after) {
 		printf("mmfuzz: test hook: provoking LKDTM %s\n", o->lkdtm);
 		fflush(stdout);
-		/* The hung task detector's default would outlast any test. */
-		if (!strcmp(o->lkdtm, "HUNG_TASK"))
-			mmf_sysfs_write("/proc/sys/kernel/hung_task_timeout_secs", "20");
+		/*
+		 * The hung task detector's default would outlast any test;
+		 * checked every second, the task is reported about 10 s after
+		 * it blocks instead of up to twice the timeout.
+		 */
+		if (!strcmp(o->lkdtm, "HUNG_TASK")) {
+			mmf_sysfs_write("/proc/sys/kernel/hung_task_check_interval_secs", "1");
+			mmf_sysfs_write("/proc/sys/kernel/hung_task_timeout_secs", "10");
+		}
 		if (mmf_sysfs_write(lkdtm, o->lkdtm) < 0)
 			mmf_warnx_("test hook: %s: %s", lkdtm, mmf_sys_err());
 	}
@@ -249,7 +255,8 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 
 	memset(st, 0, sizeof(*st));
 	mmf_rand_seed(&rnd, o->seed);
-	if (o->findings && (errno = -mmf_findings_open(o->findings)))
+	errno = o->findings ? -mmf_findings_open(o->findings) : 0;
+	if (errno)
 		mmf_warnx_("findings channel %s: %s: findings stay in this guest%s", o->findings,
 			   strerror(errno), errno == EPERM ? " (kmsg needs printk.devkmsg=on)" : "");
 	sigaction(SIGINT, &sa, NULL);
@@ -264,7 +271,9 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	eo.cgroup_procs = env->procs[0] ? env->procs : NULL;
 	mmf_env_exec_opts_c(env, &eo);
 	eo.kmsg = mmf_kmsg_open();
-	if (o->cover_log && !(clog = mmf_cover_log_open(o->cover_log)))
+	if (o->cover_log)
+		clog = mmf_cover_log_open(o->cover_log);
+	if (o->cover_log && !clog)
 		mmf_warnx_("coverage log %s: %s: no coverage recorded", o->cover_log,
 			   strerror(errno));
 	eo.cover = mmf_cover_log_map(clog);

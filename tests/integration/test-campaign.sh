@@ -11,7 +11,7 @@ out="$TMP/c"
 # Until the guest that replaced the silent one runs programs (170 s at most).
 restarted() { grep -q 'boot 2: first program' "$TMP/log"; }
 stop_when restarted "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 170s --kernel debian \
-	--hang-timeout 40s --guest-arg --stall-after --guest-arg 25 \
+	--hang-timeout 25s --guest-arg --stall-after --guest-arg 25 \
 	--out "$out" >"$TMP/log" 2>&1 && rc=0 || rc=$?
 [ $rc -eq 3 ] || { cat "$TMP/log"; fail "campaign exit $rc, not 3 (the hang is a new title)"; }
 grep -v '^mmfuzz: vm 0: qemu' "$TMP/log"

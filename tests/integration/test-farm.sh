@@ -13,7 +13,7 @@ k=$(fuzzing_kernel)
 initramfs=$(scripts/build-initramfs.sh x86_64)
 store=$TMP/store
 
-"$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 2 --budget 20s \
+"$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 2 --budget 10s \
 	--seed 7 --guest-arg --corrupt-tag --guest-arg 238 --out "$TMP/a" >"$TMP/jobs.out"
 "$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 1 --budget 60s \
 	--seed 9 --guest-arg --lkdtm --guest-arg WARNING:10 --out "$TMP/b" >>"$TMP/jobs.out"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make fuzz-self: every self-fuzzing harness (tests/fuzz/fuzz-NAME.c) runs
-# under AFL++ for 8 s, two at a time (about 40 s for 7), executes
+# under AFL++ for 5 s, two at a time (about 30 s for 7), executes
 # test cases and finds no crash and no hang in mmfuzz's own parsers.
 . "$(dirname "$0")/lib.sh"
 
@@ -15,7 +15,7 @@ done
 shm_before=$(ls -d /dev/shm/mmfuzz-fuzz* 2>/dev/null || true)
 make --no-print-directory -s O="$O" afl >"$TMP/build" 2>&1 || { cat "$TMP/build"; fail "make afl"; }
 rc=0
-scripts/fuzz-self.sh "$O" 8s >"$TMP/out" 2>&1 || rc=$?
+scripts/fuzz-self.sh "$O" 5s >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
 [ $rc -eq 0 ] || fail "fuzz-self exited $rc"
 

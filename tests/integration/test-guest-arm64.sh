@@ -4,5 +4,5 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/guest.sh"
 
-guest_fuzz arm64 20s
+guest_fuzz arm64 10s
 check_clean

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/guest.sh"
 
-guest_fuzz x86_64 20s
+guest_fuzz x86_64 10s
 
 # The hook's panic comes 5 s into fuzzing. A kernel that reports something
 # of its own before that (a finding on Debian's kernel, or TCG's) leaves the

@@ -21,7 +21,7 @@ night() {	# night LOG ARGS...: one night; its exit status in $rc
 	local log=$1
 	shift
 	rc=0
-	"$MMFUZZ" nightly --store "$S" --kernel debian --vms 2 --repro-time 60s "$@" \
+	"$MMFUZZ" nightly --store "$S" --kernel debian --vms 2 --repro-time 30s "$@" \
 		>"$log" 2>&1 || rc=$?
 	grep '^nightly: ' "$log" | grep -v "^nightly: repro [0-9]*: '.*': \(trying\|[a-z_]* at statement\)" || true
 }
@@ -41,7 +41,7 @@ expect_error 'another nightly run uses this store' "$MMFUZZ" nightly --store "$S
 exec 7>&-
 [ ! -d "$S/nights" ] || fail "a refused night left $S/nights"
 
-night "$TMP/n1" --budget 60s "${hook[@]}"
+night "$TMP/n1" --budget 30s "${hook[@]}"
 [ $rc -eq 3 ] || fail "night 1 exit status $rc, expected 3 (new bugs)"
 n1=$(newest)
 python3 - "$n1/summary.json" <<'EOF' || fail "night 1's summary.json"

@@ -6,7 +6,7 @@
 # tag 238, so that the data oracle reports while the stressors run.
 . "$(dirname "$0")/lib.sh"
 
-"$MMFUZZ" fuzz --native --duration 20s --seed 11 --corrupt-tag 238 \
+"$MMFUZZ" fuzz --native --duration 10s --seed 11 --corrupt-tag 238 \
 	--stress swap,folios,reclaim --out "$TMP/out" >"$TMP/log" 2>&1 &
 pid=$!
 names=
