@@ -33,11 +33,8 @@ struct guest {
 	uint64_t boot_at;	/* when to boot again, while vm is NULL */
 	char *dir;
 	const char *focus;	/* the focus text for the coverage channel, NULL none */
-	char *snap;		/* OUT/vm-N/snapshot: the guest saved at its snapshot point */
-	bool saved;		/* snap holds a whole snapshot */
-	char *key;		/* its key in the snapshot cache, NULL if none */
-	bool keyed;		/* key was looked for */
-	bool at_point;		/* this boot will stop at the snapshot point */
+	struct mmf_vm_snap snap;	/* OUT/vm-N/snapshot */
+	bool restored;		/* this boot was restored from it */
 	char go[48];		/* this boot's options at the snapshot point */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
 	char who[16];
@@ -65,7 +62,6 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args,
 		.findings = true,
 	};
-	bool snaps = !o->no_snapshot;
 	int na = 0, r;
 
 	/* The guest fuzzes past the budget: the host ends it. */
@@ -113,29 +109,19 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
 		r = -1;
 	} else {
-		if (snaps && !g->keyed) {
-			g->keyed = true;
-			g->key = mmf_vm_snapshot_key(&c);
-			g->saved = g->key && mmf_vm_snapshot_fetch(g->key, g->snap);
-			if (g->saved && o->info)
-				fprintf(o->info, "mmfuzz: vm %d: the snapshot cache has this guest\n",
-					g->id);
-		}
-		c.snapshot = snaps && !g->saved;
-		c.restore = snaps && g->saved ? g->snap : NULL;
-		r = mmf_vm_start_or_restore(&c, g->go, &g->vm, why, sizeof(why), err, n);
+		r = mmf_vm_snap_start(&g->snap, &c, g->go, g->console_fd, &g->vm, why, sizeof(why),
+				      err, n);
+		if (g->snap.fetched && o->info)
+			fprintf(o->info, "mmfuzz: vm %d: the snapshot cache has this guest\n", g->id);
 		if (why[0] && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: cannot restore its snapshot (%s):"
 				" booting\n", g->id, g->boot, why);
-		if (r == 1)
-			mmf_vm_snapshot_console(g->snap, g->console_fd);
 		if (r == 1 && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: restored from its snapshot in %.1f s\n",
 				g->id, g->boot, (mmf_now_ns() - mmf_vm_started_ns(g->vm)) / 1e9);
-		g->saved = g->saved && !why[0];
+		g->restored = r == 1;
 		r = r < 0 ? -1 : 0;
 	}
-	g->at_point = !r && c.snapshot;
 	/* The focus waits in the socket until the guest's fuzzer reads it. */
 	if (!r && g->focus && mmf_write_all(mmf_vm_cover_fd(g->vm), g->focus, strlen(g->focus)))
 		mmf_warnx_("campaign: vm %d: cannot send the focus: %s", g->id, strerror(errno));
@@ -248,17 +234,14 @@ static void snapshot_point(const struct mmf_campaign_opts *o, struct guest *g)
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!mmf_vm_snapshot_point(g->vm, mmf_monitor_log(g->mon, &len), g->snap, g->go,
-				   &g->saved, err, sizeof(err)))
+	if (!mmf_vm_snap_point(&g->snap, g->vm, mmf_monitor_log(g->mon, &len), g->go, err,
+			       sizeof(err)))
 		return;
-	g->at_point = false;
 	if (err[0])
 		mmf_warnx_("campaign: vm %d: %s", g->id, err);
-	if (g->saved && o->info)
+	if (g->snap.saved && o->info)
 		fprintf(o->info, "mmfuzz: vm %d: boot %d: saved at its snapshot point in %.1f s\n",
 			g->id, g->boot, (mmf_now_ns() - t0) / 1e9);
-	if (g->saved && g->key)
-		mmf_vm_snapshot_keep(g->key, g->snap);
 }
 
 static void note_first_program(const struct mmf_campaign_opts *o, struct guest *g)
@@ -402,7 +385,8 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
-		gs[i].snap = mmf_xasprintf("%s/snapshot", gs[i].dir);
+		mmf_vm_snap_init(&gs[i].snap, mmf_xasprintf("%s/snapshot", gs[i].dir));
+		gs[i].snap.off = o->no_snapshot;
 		gs[i].boot_at = t0;
 		gs[i].rx = (struct mmf_receiver){
 			.store = store, .kernel = o->kernel, .arch = o->arch->name,
@@ -436,13 +420,13 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 				}
 				st->boots++;
 				st->restarts += g->boot > 1;
-				st->restored += g->boot > 1 && g->saved;
+				st->restored += g->restored;
 				now = mmf_now_ns() / 1000000;
 			}
 			if (!g->vm)
 				continue;
 			dead = !pump(g, now);
-			if (g->at_point && !dead)
+			if (g->snap.at_point && !dead)
 				snapshot_point(o, g);
 			if (take_findings(g, st, err, n)) {
 				rc = -1;
@@ -480,10 +464,7 @@ out:
 				rc = -1;
 			guest_stop(&gs[i], st);
 		}
-		/* The snapshot cache keeps its own links. */
-		mmf_vm_snapshot_remove(gs[i].snap);
-		free(gs[i].key);
-		free(gs[i].snap);
+		mmf_vm_snap_free(&gs[i].snap);
 		free(gs[i].dir);
 		mmf_receiver_free(&gs[i].rx);
 	}

@@ -20,11 +20,7 @@ struct mmf_guest_repro {
 	struct mmf_vm *vm;
 	int console_fd;		/* this boot's console.log */
 	int boots;
-	char *snap;		/* workdir/snapshot: the first boot saved at its snapshot point */
-	bool saved;		/* snap holds a whole snapshot */
-	char *key;		/* its key in the snapshot cache, NULL if none */
-	bool keyed;		/* key was looked for */
-	bool boot_only;		/* every guest from now on is booted (restart) */
+	struct mmf_vm_snap snap;	/* workdir/snapshot; off after a restart */
 	struct strbuf console;	/* console since the current request (or boot) */
 	struct strbuf ctl;	/* control channel bytes not yet a whole line */
 };
@@ -70,7 +66,7 @@ struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o
 
 	g->o = *o;
 	g->console_fd = -1;
-	g->snap = mmf_xasprintf("%s/snapshot", o->workdir);
+	mmf_vm_snap_init(&g->snap, mmf_xasprintf("%s/snapshot", o->workdir));
 	mmf_sb_init(&g->console);
 	mmf_sb_init(&g->ctl);
 	return g;
@@ -95,15 +91,13 @@ static void stop(struct mmf_guest_repro *g)
 void mmf_guest_repro_restart(struct mmf_guest_repro *g)
 {
 	stop(g);
-	g->boot_only = true;
+	g->snap.off = true;
 }
 
 void mmf_guest_repro_free(struct mmf_guest_repro *g)
 {
 	stop(g);
-	mmf_vm_snapshot_remove(g->snap);
-	free(g->snap);
-	free(g->key);
+	mmf_vm_snap_free(&g->snap);
 	mmf_sb_free(&g->console);
 	mmf_sb_free(&g->ctl);
 	free(g);
@@ -179,54 +173,21 @@ static int send_focus(struct mmf_guest_repro *g)
 
 /*
  * The first boot at its snapshot point: save the guest there while its swap
- * is untouched, then let it go on to serve. true once past the point.
+ * is untouched, then let it go on to serve.
  */
-static bool snapshot_point(struct mmf_guest_repro *g)
+static void snapshot_point(struct mmf_guest_repro *g)
 {
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!mmf_vm_snapshot_point(g->vm, g->console.len ? g->console.buf : NULL, g->snap, "",
-				   &g->saved, err, sizeof(err)))
-		return false;
+	if (!mmf_vm_snap_point(&g->snap, g->vm, g->console.len ? g->console.buf : NULL, "", err,
+			       sizeof(err)))
+		return;
 	if (err[0])
 		info(g, "boot %d: %s", g->boots, err);
-	if (g->saved)
+	if (g->snap.saved)
 		info(g, "boot %d: saved at its snapshot point in %.1f s", g->boots,
 		     (mmf_now_ns() - t0) / 1e9);
-	if (g->saved && g->key)
-		mmf_vm_snapshot_keep(g->key, g->snap);
-	return true;
-}
-
-/*
- * Start QEMU: restored from the snapshot when there is one (a clean kernel
- * in a second or two instead of a boot), else booted, stopping at the
- * snapshot point unless every guest is to be booted. 0, or -1 and err.
- */
-static int start_vm(struct mmf_guest_repro *g, struct mmf_vm_config *c, bool *restored,
-		    char *err, size_t n)
-{
-	char why[256];
-	int r;
-
-	if (!g->boot_only && !g->keyed) {
-		g->keyed = true;
-		g->key = mmf_vm_snapshot_key(c);
-		g->saved = g->key && mmf_vm_snapshot_fetch(g->key, g->snap);
-		if (g->saved)
-			info(g, "the snapshot cache has this guest");
-	}
-	c->restore = g->saved && !g->boot_only ? g->snap : NULL;
-	c->snapshot = !g->saved && !g->boot_only;
-	r = mmf_vm_start_or_restore(c, "", &g->vm, why, sizeof(why), err, n);
-	if (why[0])
-		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, why);
-	*restored = r == 1;
-	if (*restored)
-		mmf_vm_snapshot_console(g->snap, g->console_fd);
-	g->saved = g->saved && !why[0];	/* a failed restore: boots from now on */
-	return r < 0 ? -1 : 0;
 }
 
 static int boot_once(struct mmf_guest_repro *g)
@@ -242,8 +203,8 @@ static int boot_once(struct mmf_guest_repro *g)
 		.append = g->o.append,
 	};
 	uint64_t t0 = mmf_now_ns();
-	bool restored, at_point;
-	int r = -1, fd;
+	char why[256];
+	int r = -1, fd, started;
 
 	g->boots++;
 	work = mmf_xasprintf("%s/boot-%d", g->o.workdir, g->boots);
@@ -261,25 +222,29 @@ static int boot_once(struct mmf_guest_repro *g)
 		info(g, "%s: %s", work, strerror(errno));
 		goto out;
 	}
-	if (start_vm(g, &c, &restored, err, sizeof(err))) {
+	started = mmf_vm_snap_start(&g->snap, &c, "", g->console_fd, &g->vm, why, sizeof(why),
+				    err, sizeof(err));
+	if (g->snap.fetched)
+		info(g, "the snapshot cache has this guest");
+	if (why[0])
+		info(g, "boot %d: cannot restore the snapshot (%s): booting", g->boots, why);
+	if (started < 0) {
 		info(g, "%s", err);
 		goto out;
 	}
-	at_point = c.snapshot;
 	while ((int64_t)((mmf_now_ns() - t0) / 1000000) < deadline) {
 		int k;
 
 		wait_io(g, 200);
 		if (!drain_console(g))
 			break;
-		if (at_point && snapshot_point(g))
-			at_point = false;
+		snapshot_point(g);
 		while ((k = ctl_line(g, line, sizeof(line))) > 0)
 			if (!strcmp(line, MMF_SERVE_READY))
 				break;
 		if (k > 0) {
 			info(g, "boot %d ready in %.1f s%s", g->boots, (mmf_now_ns() - t0) / 1e9,
-			     restored ? " (restored from its snapshot)" : "");
+			     started == 1 ? " (restored from its snapshot)" : "");
 			g->console.len = 0;
 			r = send_focus(g);
 			goto out;

@@ -772,46 +772,79 @@ int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
 	return r;
 }
 
-int mmf_vm_start_or_restore(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
-			    char *why, size_t wn, char *err, size_t n)
+void mmf_vm_snap_init(struct mmf_vm_snap *s, char *dir)
+{
+	*s = (struct mmf_vm_snap){ .dir = dir };
+}
+
+void mmf_vm_snap_free(struct mmf_vm_snap *s)
+{
+	mmf_vm_snapshot_remove(s->dir);
+	free(s->dir);
+	free(s->key);
+	*s = (struct mmf_vm_snap){ 0 };
+}
+
+int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char *options,
+		      int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
+		      char *err, size_t n)
 {
 	why[0] = '\0';
+	s->fetched = false;
+	if (!s->off && !s->keyed) {
+		s->keyed = true;
+		s->key = mmf_vm_snapshot_key(c);
+		s->saved = s->fetched = s->key && mmf_vm_snapshot_fetch(s->key, s->dir);
+	}
+	c->restore = s->saved && !s->off ? s->dir : NULL;
+	c->snapshot = !s->saved && !s->off;
 	if (c->restore) {
-		if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn))
+		if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn)) {
+			mmf_vm_snapshot_console(s->dir, console_fd);
+			s->at_point = false;
 			return 1;
+		}
 		if (*vmp)
 			mmf_vm_stop(*vmp);
 		*vmp = NULL;
+		/* Boots from now on, the first stopping at the point to be saved again. */
+		s->saved = false;
 		c->restore = NULL;
 		c->snapshot = true;
 	}
-	return mmf_vm_start(c, vmp, err, n) ? -1 : 0;
+	if (mmf_vm_start(c, vmp, err, n))
+		return -1;
+	s->at_point = c->snapshot;
+	return 0;
 }
 
-int mmf_vm_snapshot_point(struct mmf_vm *vm, const char *console, const char *dir,
-			  const char *options, bool *saved, char *err, size_t n)
+int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *console,
+		      const char *options, char *err, size_t n)
 {
 	const char *p = console ? strstr(console, MMF_VM_SNAPSHOT_POINT) : NULL;
 	char goerr[256];
 	size_t len;
 
 	err[0] = '\0';
-	if (!p || !strchr(p, '\n'))
+	if (!s->at_point || !p || !strchr(p, '\n'))
 		return 0;
-	*saved = false;
+	s->at_point = false;
+	s->saved = false;
 	if (!strncmp(p + strlen(MMF_VM_SNAPSHOT_POINT), "yes", 3)) {
-		char *boot = mmf_xasprintf("%s/console", dir);
+		char *boot = mmf_xasprintf("%s/console", s->dir);
 
-		*saved = !mmf_vm_snapshot_save(vm, dir, err, n);
+		s->saved = !mmf_vm_snapshot_save(vm, s->dir, err, n);
 		/* The boot up to here, for the consoles of the guests restored from it. */
-		if (*saved && mmf_write_file_atomic(boot, console, strchr(p, '\n') + 1 - console))
+		if (s->saved && mmf_write_file_atomic(boot, console, strchr(p, '\n') + 1 - console))
 			unlink(boot);
 		free(boot);
-		if (!*saved) {
+		if (!s->saved) {
 			len = strlen(err);
 			snprintf(err + len, n - len, "; its restarts boot");
 		}
 	}
+	if (s->saved && s->key)
+		mmf_vm_snapshot_keep(s->key, s->dir);
 	if (mmf_vm_go(vm, options, goerr, sizeof(goerr))) {
 		len = strlen(err);
 		snprintf(err + len, n - len, "%s%s", len ? "; " : "", goerr);

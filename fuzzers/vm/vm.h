@@ -206,22 +206,43 @@ void mmf_vm_snapshot_keep(const char *key, const char *dir);
  */
 int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
 /*
- * Start the guest: with c->restore, from that snapshot, let go with
- * options (1); when it cannot be restored (the reason in why, else why is
- * ""), or without c->restore, booted (0), a failed restore stopping at the
- * snapshot point (c->restore NULL, c->snapshot set). -1 and err if the
- * boot fails.
+ * One guest's snapshot over its boots, as campaigns and reproducing guests
+ * use it: the first boot is saved at its snapshot point into dir and kept
+ * in the snapshot cache, or the cache had it already; every later boot
+ * restores it. off: boots are booted, nothing saved.
  */
-int mmf_vm_start_or_restore(struct mmf_vm_config *c, const char *options, struct mmf_vm **vmp,
-			    char *why, size_t wn, char *err, size_t n);
+struct mmf_vm_snap {
+	char *dir;
+	bool off;
+	char *key;		/* its key in the snapshot cache, NULL if none */
+	bool keyed;		/* key was looked for */
+	bool fetched;		/* the cache had it */
+	bool saved;		/* dir holds a whole snapshot */
+	bool at_point;		/* the running boot will stop at the snapshot point */
+};
+
+/* dir: allocated, s owns it. */
+void mmf_vm_snap_init(struct mmf_vm_snap *s, char *dir);
+/* Remove dir and what is in it (the cache keeps its own links). */
+void mmf_vm_snap_free(struct mmf_vm_snap *s);
 /*
- * A guest started with c->snapshot, whose console so far is console: once
- * it waits at its snapshot point, save it into dir if it offers to
- * (*saved, set once past it), then let it go with options. 0 not there
- * yet, 1 past it; err holds what failed, else "".
+ * Start the guest: restored from s and let go with options (1), its
+ * console (console_fd) starting with the boot it was saved from; when it
+ * cannot be (the reason in why, else why is "") or there is no snapshot
+ * yet, booted (0), stopping at the snapshot point unless s->off. -1 and
+ * err if the boot fails.
  */
-int mmf_vm_snapshot_point(struct mmf_vm *vm, const char *console, const char *dir,
-			  const char *options, bool *saved, char *err, size_t n);
+int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char *options,
+		      int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
+		      char *err, size_t n);
+/*
+ * While s->at_point, with the guest's console so far: once it waits at its
+ * snapshot point, save it if it offers to (s->saved, kept in the cache),
+ * then let it go with options. 0 not there yet, 1 past it (at_point
+ * cleared); err holds what failed, else "".
+ */
+int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *console,
+		      const char *options, char *err, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*
