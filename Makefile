@@ -238,9 +238,12 @@ RUNS	?= 3
 bench-coverage: all
 	@scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
 
-# Time to first finding on tests/bugs/*.patch, for each engine.
+# Time to first finding on tests/bugs/*.patch and the clean kernel, for
+# each engine, with the project's corpus as seeds and without.
+ENGINES	?= afl mmfuzz
+CORPUS	?= corpus none
 bench-bugs: all
-	@scripts/bench-bugs.sh $(BUDGET)
+	@scripts/bench-bugs.sh $(BUDGET) "$(ENGINES)" "$(CORPUS)"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus

@@ -1,36 +1,90 @@
 #!/bin/bash
-# Time to first finding on the bugs of tests/bugs/: scripts/bench-bugs.sh
-# [BUDGET [ENGINES [PATCH...]]] (make bench-bugs [BUDGET=10m]). For each
-# patch, the fuzzing kernel with it applied (an incremental build of the
-# work tree), then one campaign per engine for BUDGET; prints the seconds
-# from the campaign's start to its first title in the store, and the title.
+# Time to first finding on the bugs of tests/bugs/, with the clean kernel
+# as the control: scripts/bench-bugs.sh [BUDGET [ENGINES [CORPUS [PATCH...]]]]
+# (make bench-bugs [BUDGET=6m] [ENGINES='afl mmfuzz'] [CORPUS='corpus none']).
+# For the clean fuzzing kernel and each patch (an incremental build of the
+# work tree), one campaign per engine and corpus mode for BUDGET: "corpus"
+# seeds the project's corpus/, "none" starts from generation alone (the
+# mmfuzz engine reads no corpus: it runs once, as "none"). Prints the
+# seconds from the campaign's start to its first title in the store, what
+# found it (found_by in its meta: a corpus file run unchanged, or a program
+# the fuzzer made), and the title; then a summary per engine and mode. A
+# finding on the clean kernel is a false positive or a real bug of it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-budget=${1:-10m}
+budget=${1:-6m}
 engines=${2:-afl mmfuzz}
-shift $(($# < 2 ? $# : 2))
+modes=${3:-corpus none}
+shift $(($# < 3 ? $# : 3))
 bugs=("$@")
 [ ${#bugs[@]} -gt 0 ] || bugs=("$top"/tests/bugs/*.patch)
 mmfuzz=$top/build/mmfuzz
 [ -x "$mmfuzz" ] || { echo "bench-bugs: build mmfuzz first (make)" >&2; exit 1; }
+for m in $modes; do
+	case $m in
+	corpus | none) ;;
+	*) echo "bench-bugs: corpus mode '$m': corpus or none" >&2; exit 2 ;;
+	esac
+done
 out=$(mktemp -d "${TMPDIR:-/var/tmp}/mmfuzz-bugs.XXXXXX")
+results=$out/results.tsv
 echo "bench-bugs: campaigns of $budget in $out"
-printf '%-22s %-7s %8s  %s\n' bug engine seconds "first title"
-for p in "${bugs[@]}"; do
-	bug=$(basename "$p" .patch)
-	kdir=$("$top/scripts/build-kernel.sh" x86_64 "" "$p")
+printf '%-24s %-7s %-7s %8s  %-30s %s\n' bug engine corpus seconds "found by" "first title"
+for p in clean "${bugs[@]}"; do
+	if [ "$p" = clean ]; then
+		bug=clean
+		kdir=$("$top/scripts/build-kernel.sh" x86_64)
+	else
+		bug=$(basename "$p" .patch)
+		kdir=$("$top/scripts/build-kernel.sh" x86_64 "" "$p")
+	fi
 	for e in $engines; do
-		o=$out/$bug-$e
-		start=$(date +%s.%N)
-		"$mmfuzz" campaign --engine "$e" --kernel "$kdir/bzImage" --vmlinux "$kdir/vmlinux" \
-			--duration "$budget" --out "$o" >"$o.log" 2>&1 || true
-		first=$(find "$o/crashes" -mindepth 2 -maxdepth 2 -name title -printf '%T@ %h\n' \
-			2>/dev/null | sort -n | head -n1)
-		if [ -z "$first" ]; then
-			printf '%-22s %-7s %8s  %s\n' "$bug" "$e" "-" "none in $budget"
-			continue
-		fi
-		secs=$(echo "${first%% *} - $start" | bc)
-		printf '%-22s %-7s %8.0f  %s\n' "$bug" "$e" "$secs" "$(cat "${first#* }/title")"
+		for m in $modes; do
+			[ "$e" = afl ] || [ "$m" = none ] || continue
+			o=$out/$bug-$e-$m
+			start=$(date +%s.%N)
+			"$mmfuzz" campaign --engine "$e" --kernel "$kdir/bzImage" \
+				--vmlinux "$kdir/vmlinux" --duration "$budget" \
+				--corpus "$([ "$m" = corpus ] && echo "$top/corpus" || echo none)" \
+				--out "$o" >"$o.log" 2>&1 || true
+			first=$(find "$o/crashes" -mindepth 2 -maxdepth 2 -name title \
+				-printf '%T@ %h\n' 2>/dev/null | sort -n | head -n1)
+			if [ -z "$first" ]; then
+				printf '%-24s %-7s %-7s %8s  %-30s %s\n' "$bug" "$e" "$m" - - \
+					"none in $budget"
+				printf '%s\t%s\t%s\t-\t-\n' "$bug" "$e" "$m" >>"$results"
+				continue
+			fi
+			secs=$(echo "${first%% *} - $start" | bc)
+			by=$(sed -n 's/^found_by: //p' "${first#* }/meta")
+			case $by in
+			seed\ *) by="corpus ${by##*/}" ;;
+			'') by=unknown ;;
+			esac
+			printf '%-24s %-7s %-7s %8.0f  %-30s %s\n' "$bug" "$e" "$m" "$secs" "$by" \
+				"$(cat "${first#* }/title")"
+			printf '%s\t%s\t%s\t%.0f\t%s\n' "$bug" "$e" "$m" "$secs" "${by%% *}" \
+				>>"$results"
+		done
 	done
 done
+echo "bench-bugs: per engine and corpus mode (bugs found of ${#bugs[@]}; by the fuzzer's own" \
+	"programs; median seconds; findings on the clean kernel):"
+awk -F '\t' '
+	{ k = $2 " " $3; seen[k] = 1 }
+	$1 == "clean" { if ($4 != "-") clean[k]++; next }
+	$4 != "-" { found[k]++; t[k] = t[k] " " $4; if ($5 == "fuzzer") own[k]++ }
+	END {
+		for (k in seen) {
+			n = split(t[k], s, " "); med = "-"
+			if (n) {
+				for (i = 1; i <= n; i++)	# insertion sort: a few values
+					for (j = i; j > 1 && s[j - 1] + 0 > s[j] + 0; j--) {
+						x = s[j]; s[j] = s[j - 1]; s[j - 1] = x
+					}
+				med = s[int((n + 1) / 2)]
+			}
+			printf "  %-14s found %d, by the fuzzer %d, median %s s, clean %d\n",
+				k, found[k], own[k], med, clean[k]
+		}
+	}' "$results" | sort

@@ -85,27 +85,44 @@ int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
 		snprintf(err, n, "--focus needs the kernel's vmlinux (--vmlinux)");
 		return -1;
 	}
-	if (!corpus[0])
+	/* "none": the engine starts from generation alone. */
+	if (corpus[0] && !strcmp(corpus[0], "none"))
+		corpus[0] = NULL;
+	else if (!corpus[0])
 		corpus[0] = default_corpus();
 	o->corpus = corpus;
 	return 0;
 }
 
+/*
+ * The seeds being written: OUT/afl-seeds, and OUT/seeds.txt, a line
+ * "seed-HASH SOURCE" per seed, so that a finding whose program is a seed
+ * run unchanged names where that seed came from (meta's found_by).
+ */
+struct seeds {
+	char *dir;
+	FILE *index;
+	int nr;
+};
+
 /* One seed file, named by its content: the same program twice is one seed. */
-static int put_seed(const char *dir, const void *buf, size_t n, int *nr)
+static int put_seed(struct seeds *s, const void *buf, size_t n, const char *source)
 {
-	char *path = mmf_xasprintf("%s/seed-%016llx", dir,
-				   (unsigned long long)mmf_fnv64(MMF_FNV64_INIT, buf, n));
+	unsigned long long h = mmf_fnv64(MMF_FNV64_INIT, buf, n);
+	char *path = mmf_xasprintf("%s/seed-%016llx", s->dir, h);
 	int r = mmf_write_file_new(path, buf, n);
 
 	free(path);
-	if (!r)
-		(*nr)++;
+	if (!r) {
+		s->nr++;
+		if (source)
+			fprintf(s->index, "seed-%016llx %s\n", h, source);
+	}
 	return r && errno != EEXIST ? -1 : 0;
 }
 
 /* A text program (*.mmf) in its byte form, or bytes as they are. */
-static int seed_file(const char *dir, const char *path, int *nr, char *err, size_t n)
+static int seed_file(struct seeds *s, const char *path, char *err, size_t n)
 {
 	size_t len;
 	char *text = mmf_read_file(path, &len), perr[256];
@@ -124,18 +141,18 @@ static int seed_file(const char *dir, const char *path, int *nr, char *err, size
 			return -1;
 		}
 		len = mmf_prog_encode(&p, buf, sizeof(buf));
-		r = put_seed(dir, buf, len, nr);
+		r = put_seed(s, buf, len, path);
 	} else {
-		r = len && len <= SEED_MAX ? put_seed(dir, text, len, nr) : 0;
+		r = len && len <= SEED_MAX ? put_seed(s, text, len, path) : 0;
 	}
 	free(text);
 	if (r)
-		snprintf(err, n, "seeds in %s: %s", dir, strerror(errno));
+		snprintf(err, n, "seeds in %s: %s", s->dir, strerror(errno));
 	return r;
 }
 
 /* The regular files of a directory, not below it. */
-static int seed_files(const char *dir, const char *from, int *nr, char *err, size_t n)
+static int seed_files(struct seeds *s, const char *from, char *err, size_t n)
 {
 	DIR *d = opendir(from);
 	struct dirent *e;
@@ -150,7 +167,7 @@ static int seed_files(const char *dir, const char *from, int *nr, char *err, siz
 		struct stat sb;
 
 		if (e->d_name[0] != '.' && !stat(path, &sb) && S_ISREG(sb.st_mode))
-			r = seed_file(dir, path, nr, err, n);
+			r = seed_file(s, path, err, n);
 		free(path);
 	}
 	closedir(d);
@@ -165,7 +182,7 @@ static bool is_dir(const char *path)
 }
 
 /* The queue/ of each instance directory of an AFL++ output (-o). */
-static int seed_afl_out(const char *dir, const char *out, int *nr, char *err, size_t n)
+static int seed_afl_out(struct seeds *s, const char *out, char *err, size_t n)
 {
 	DIR *d = opendir(out);
 	struct dirent *e;
@@ -175,7 +192,7 @@ static int seed_afl_out(const char *dir, const char *out, int *nr, char *err, si
 		char *q = mmf_xasprintf("%s/%s/queue", out, e->d_name);
 
 		if (e->d_name[0] != '.' && is_dir(q))
-			r = seed_files(dir, q, nr, err, n);
+			r = seed_files(s, q, err, n);
 		free(q);
 	}
 	if (d)
@@ -188,7 +205,7 @@ static int seed_afl_out(const char *dir, const char *out, int *nr, char *err, si
  * directory (its queue/) or output (its instances' queues); an earlier
  * campaign's OUT (its afl/).
  */
-static int seed_path(const char *dir, const char *path, int *nr, char *err, size_t n)
+static int seed_path(struct seeds *s, const char *path, char *err, size_t n)
 {
 	char *afl = mmf_xasprintf("%s/afl", path), *queue = mmf_xasprintf("%s/queue", path);
 	struct stat sb;
@@ -198,56 +215,65 @@ static int seed_path(const char *dir, const char *path, int *nr, char *err, size
 		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
 		r = -1;
 	} else if (S_ISREG(sb.st_mode)) {
-		r = seed_file(dir, path, nr, err, n);
+		r = seed_file(s, path, err, n);
 	} else if (is_dir(afl)) {
-		r = seed_afl_out(dir, afl, nr, err, n);
+		r = seed_afl_out(s, afl, err, n);
 	} else if (is_dir(queue)) {
-		r = seed_files(dir, queue, nr, err, n);
+		r = seed_files(s, queue, err, n);
 	} else {
-		int before = *nr;
+		int before = s->nr;
 
-		r = seed_files(dir, path, nr, err, n);
-		if (!r && *nr == before)
-			r = seed_afl_out(dir, path, nr, err, n);
+		r = seed_files(s, path, err, n);
+		if (!r && s->nr == before)
+			r = seed_afl_out(s, path, err, n);
 	}
 	free(afl);
 	free(queue);
 	return r;
 }
 
-/* OUT/afl-seeds from the corpus, or a few generated programs without one. */
+/*
+ * OUT/afl-seeds from the corpus, or a few generated programs without one
+ * (the fuzzer's own: not in OUT/seeds.txt).
+ */
 static char *make_seeds(const struct mmf_campaign_opts *o, int *nr, char *err, size_t n)
 {
-	char *dir = mmf_xasprintf("%s/afl-seeds", o->out);
+	struct seeds s = { .dir = mmf_xasprintf("%s/afl-seeds", o->out) };
+	char *index = mmf_xasprintf("%s/seeds.txt", o->out);
 	uint8_t buf[SEED_MAX];
+	int r = 0;
 
-	*nr = 0;
-	if (mmf_mkdir_p(dir, 0755)) {
-		snprintf(err, n, "%s: %s", dir, strerror(errno));
-		free(dir);
-		return NULL;
+	if (!mmf_mkdir_p(s.dir, 0755))
+		s.index = fopen(index, "w");
+	if (!s.index) {
+		snprintf(err, n, "%s: %s", index, strerror(errno));
+		r = -1;
 	}
-	for (int i = 0; o->corpus && o->corpus[i]; i++) {
-		if (seed_path(dir, o->corpus[i], nr, err, n)) {
-			free(dir);
-			return NULL;
-		}
-	}
-	for (int i = 0; *nr < 4 && i < 8; i++) {
-		struct mmf_rand r;
+	for (int i = 0; !r && o->corpus && o->corpus[i]; i++)
+		r = seed_path(&s, o->corpus[i], err, n);
+	for (int i = 0; !r && s.nr < 4 && i < 8; i++) {
+		struct mmf_rand rnd;
 		struct mmf_prog p;
 		size_t len;
 
-		mmf_rand_seed(&r, i + 1);
-		mmf_prog_generate(&r, 8, &p);
+		mmf_rand_seed(&rnd, i + 1);
+		mmf_prog_generate(&rnd, 8, &p);
 		len = mmf_prog_encode(&p, buf, sizeof(buf));
-		if (put_seed(dir, buf, len, nr)) {
-			snprintf(err, n, "seeds in %s: %s", dir, strerror(errno));
-			free(dir);
-			return NULL;
-		}
+		r = put_seed(&s, buf, len, NULL);
+		if (r)
+			snprintf(err, n, "seeds in %s: %s", s.dir, strerror(errno));
 	}
-	return dir;
+	if (s.index && fclose(s.index) && !r) {
+		snprintf(err, n, "%s: %s", index, strerror(errno));
+		r = -1;
+	}
+	free(index);
+	*nr = s.nr;
+	if (r) {
+		free(s.dir);
+		return NULL;
+	}
+	return s.dir;
 }
 
 struct instance {
@@ -281,7 +307,8 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		 const char *seeds, const char *self, const char *focus, char *err, size_t n)
 {
 	char tmo[32], budget[32], mem[16], cpus[16], selftest[64], *afl_out, *store, *work, *log;
-	const char *argv[64];
+	char *index = mmf_xasprintf("%s/seeds.txt", o->out);
+	const char *argv[66];
 	int na = 0, fd;
 
 	snprintf(in->name, sizeof(in->name), "vm%d", k);
@@ -329,6 +356,8 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	argv[na++] = work;
 	argv[na++] = "--store";
 	argv[na++] = store;
+	argv[na++] = "--seeds";
+	argv[na++] = index;
 	argv[na++] = "--cover";
 	argv[na++] = in->dir;
 	if (focus) {
@@ -376,6 +405,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	free(afl_out);
 	free(store);
 	free(log);
+	free(index);
 	if (in->pid < 0) {
 		snprintf(err, n, "fork: %s", strerror(errno));
 		return -1;

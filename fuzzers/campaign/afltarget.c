@@ -154,16 +154,41 @@ static const char *silent_title(const char *outcome)
 					  "lost connection to test machine";
 }
 
-/* The findings of a run into the store: true if it is a crash to AFL++. */
-static bool save_findings(struct target *t, const struct mmf_prog *p)
+/*
+ * meta's found_by for the input data: "seed SOURCE" when it is a seed as
+ * given (seeds: OUT/seeds.txt, "seed-HASH SOURCE" lines), else "fuzzer".
+ */
+static char *origin_of(const char *seeds, const void *data, size_t len)
+{
+	char key[32], *text = seeds ? mmf_read_file(seeds, NULL) : NULL, *p, *origin;
+	size_t k;
+
+	k = snprintf(key, sizeof(key), "seed-%016llx ",
+		     (unsigned long long)mmf_fnv64(MMF_FNV64_INIT, data, len));
+	/* A line that starts with the key. */
+	for (p = text; p && (p = strstr(p, key)) && p != text && p[-1] != '\n'; p++)
+		;
+	origin = p ? mmf_xasprintf("seed %.*s", (int)strcspn(p + k, "\n"), p + k) :
+		     mmf_xstrdup("fuzzer");
+	free(text);
+	return origin;
+}
+
+/*
+ * The findings of a run into the store: true if it is a crash to AFL++.
+ * hooked: the self-test's program ran in place of the input.
+ */
+static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooked)
 {
 	const struct mmf_guest_cover *c = &t->cov;
 	bool dead = !strcmp(c->outcome, "died") || !strcmp(c->outcome, "hung");
 	struct mmf_store_added res;
 	struct strbuf prog;
+	char *origin;
 
 	if (!c->nr_reports && !dead)
 		return false;
+	origin = hooked ? mmf_xstrdup("fuzzer") : origin_of(t->o->seeds, t->last, t->last_len);
 	mmf_sb_init(&prog);
 	mmf_prog_print(p, &prog);
 	for (int i = 0; i < c->nr_reports || (i == 0 && dead); i++) {
@@ -172,6 +197,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p)
 			.report = i < c->nr_reports ? c->rep[i].body : NULL,
 			.log = c->console.len ? c->console.buf : NULL,
 			.progs = prog.buf, .kernel = t->o->kernel_name, .arch = t->o->go.arch->name,
+			.origin = origin,
 		};
 
 		if (mmf_store_add(t->o->store, &cr, &res))
@@ -181,6 +207,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p)
 				res.new_bug ? "new" : "known", cr.title, t->o->store, res.name);
 	}
 	mmf_sb_free(&prog);
+	free(origin);
 	t->crashes++;
 	return true;
 }
@@ -206,6 +233,7 @@ static int run_input(struct target *t, bool *crash)
 	size_t len = 0;
 	char *data = mmf_read_file(t->o->input, &len);
 	uint64_t t0;
+	bool hooked;
 
 	if (!data)
 		return -1;
@@ -226,7 +254,8 @@ static int run_input(struct target *t, bool *crash)
 	t->last = data;
 	t->last_len = len;
 	t->last_ok = false;
-	if (t->o->selftest_exec && t->execs + 1 == (uint64_t)t->o->selftest_exec) {
+	hooked = t->o->selftest_exec && t->execs + 1 == (uint64_t)t->o->selftest_exec;
+	if (hooked) {
 		fprintf(stderr, "mmfuzz: afl-target: test hook: execution %d provokes LKDTM\n",
 			t->o->selftest_exec);
 		selftest_prog(&p);
@@ -242,7 +271,7 @@ static int run_input(struct target *t, bool *crash)
 	take_coverage(t);
 	if (t->o->cover && strcmp(t->cov.outcome, "failed"))
 		keep_edges(t, &p);
-	*crash = save_findings(t, &p);
+	*crash = save_findings(t, &p, hooked);
 	t->last_ok = !*crash;
 	sample(t, false);
 	return 0;

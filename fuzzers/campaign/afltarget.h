@@ -25,6 +25,7 @@ struct mmf_afl_target_opts {
 	struct mmf_guest_repro_opts go;
 	const char *input;	/* the file AFL++ writes each input to (@@) */
 	const char *store;	/* the crash store findings go into */
+	const char *seeds;	/* "seed-HASH SOURCE" lines: a seed's finding names it */
 	const char *cover;	/* coverage files (PCs, samples) go here; NULL none */
 	const char *kernel_name;	/* the store's kernel field, NULL unknown */
 	/*

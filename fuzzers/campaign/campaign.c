@@ -391,7 +391,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].rx = (struct mmf_receiver){
 			.store = store, .kernel = o->kernel, .arch = o->arch->name,
 			.vmlinux = o->vmlinux, .tally = &st->tally, .info = o->info,
-			.who = gs[i].who,
+			.who = gs[i].who, .origin = "fuzzer",	/* the guests' own programs */
 		};
 		snprintf(gs[i].who, sizeof(gs[i].who), "vm %d", i);
 		mmf_sb_init(&gs[i].rx.buf);

@@ -41,6 +41,8 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 		c->report_sym = sym;
 	c->kernel = r->kernel;
 	c->arch = r->arch;
+	if (!c->origin)
+		c->origin = r->origin;
 	if (mmf_store_add(store, c, &added) < 0) {
 		snprintf(err, n, "cannot save '%s': %s", c->title, mmf_store_err());
 		ret = -1;

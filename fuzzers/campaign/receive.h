@@ -21,6 +21,7 @@ struct mmf_receiver {
 	struct mmf_tally *tally;	/* each finding saved is added */
 	FILE *info;			/* "mmfuzz: WHO: REPORT: ..." lines; NULL: none */
 	const char *who;		/* e.g. "vm 0" */
+	const char *origin;		/* a finding's found_by unless it has one, NULL: none */
 	int received;
 	struct strbuf buf;		/* bytes not yet taken */
 	/* For mmf_receive_cb: the console's file, and the error that stopped it. */

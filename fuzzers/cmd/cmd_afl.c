@@ -40,6 +40,10 @@ int cmd_afl_target(int argc, char **argv)
 		MMF_OPT("work", "DIR", MMF_OPT_STR, &o.go.workdir,
 			"guest consoles (boot-N/) and this proxy's log go here"),
 		MMF_OPT("store", "DIR", MMF_OPT_STR, &o.store, "the crash store for findings"),
+		MMF_OPT("seeds", "FILE", MMF_OPT_STR, &o.seeds,
+			"'seed-HASH SOURCE' lines: a finding of a seed run unchanged\n"
+			"is found by SOURCE in the store's meta, others by the fuzzer",
+			.def = "none: every finding is the fuzzer's"),
 		MMF_OPT("cover", "DIR", MMF_OPT_STR, &o.cover,
 			"append the PCs reached (pcs) and samples (cover.jsonl) here"),
 		MMF_OPT("focus-file", "FILE", MMF_OPT_STR, &focus,

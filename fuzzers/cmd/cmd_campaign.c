@@ -82,7 +82,8 @@ int cmd_campaign(int argc, char **argv)
 			.def = "afl on a KCOV kernel, afl-fuzz installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"afl: seeds: programs (*.mmf, byte form), AFL++ queues, an\n"
-			"earlier campaign's OUT (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,
+			"earlier campaign's OUT (repeatable); none: generation alone",
+			.hi = ARRAY_SIZE(corpus) - 1,
 			.def = "the project's corpus/"),
 		MMF_OPT("cover", NULL, MMF_OPT_FLAG, &o.cover,
 			"mmfuzz: trace the programs with KCOV and keep the PCs they\n"

@@ -445,6 +445,7 @@ int mmf_farm_collect(const struct mmf_farm_collect_opts *o, char *err, size_t n)
 		rx = (struct mmf_receiver){
 			.store = crashes, .kernel = j->kernel, .arch = j->arch,
 			.vmlinux = o->vmlinux, .tally = &tally, .info = o->info, .who = j->path,
+			.origin = "fuzzer",	/* shards fuzz with their own programs */
 		};
 		ret = take_frames(j, &rx, err, n);
 		if (!ret)

@@ -14,6 +14,7 @@ struct meta {
 	long corrupted;			/* of count, reports the parser found corrupted */
 	char first[32], last[32];	/* ISO-8601 UTC, "" if unknown */
 	char *arch, *kernel, *repro;	/* never NULL */
+	char *found_by;			/* never NULL, "" if unknown */
 };
 
 void mmf_meta_init(struct meta *m);

@@ -120,6 +120,7 @@ static int read_bug(const char *dir, const char *name, struct mmf_bug *b)
 	b->arch = m.arch;
 	b->kernel = m.kernel;
 	b->repro = m.repro;
+	b->found_by = m.found_by;
 	repro_status(b);
 	tpath = mmf_xasprintf("%s/alt", path);
 	b->alt = mmf_read_file(tpath, NULL);
@@ -175,6 +176,7 @@ void mmf_bugs_free(struct mmf_bug *b, int n)
 		free(b[i].arch);
 		free(b[i].kernel);
 		free(b[i].repro);
+		free(b[i].found_by);
 		free(b[i].alt);
 		free(b[i].occ);
 		for (int j = 0; j < b[i].nr_repro; j++)

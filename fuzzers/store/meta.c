@@ -17,6 +17,7 @@ void mmf_meta_init(struct meta *m)
 	m->arch = mmf_xstrdup("");
 	m->kernel = mmf_xstrdup("");
 	m->repro = mmf_xstrdup("none");
+	m->found_by = mmf_xstrdup("");
 }
 
 void mmf_meta_free(struct meta *m)
@@ -24,6 +25,7 @@ void mmf_meta_free(struct meta *m)
 	free(m->arch);
 	free(m->kernel);
 	free(m->repro);
+	free(m->found_by);
 }
 
 char *mmf_meta_value(const char *s)
@@ -80,6 +82,8 @@ static void parse_line(struct meta *m, char *line)
 		set_str(&m->kernel, v);
 	else if (!strcmp(line, "repro"))
 		set_str(&m->repro, v);
+	else if (!strcmp(line, "found_by"))
+		set_str(&m->found_by, v);
 	/* other keys: written by a newer mmfuzz, ignored */
 }
 
@@ -102,15 +106,18 @@ int mmf_meta_read(const char *bugdir, struct meta *m)
 int mmf_meta_write(const char *bugdir, const struct meta *m)
 {
 	char *path = mmf_xasprintf("%s/meta", bugdir);
-	char corrupted[40] = "";
+	char corrupted[40] = "", *found_by = NULL;
 	char *s;
 	int ret;
 
 	if (m->corrupted)
 		snprintf(corrupted, sizeof(corrupted), "corrupted: %ld\n", m->corrupted);
+	if (*m->found_by)
+		found_by = mmf_xasprintf("found_by: %s\n", m->found_by);
 	s = mmf_xasprintf("count: %ld\n%sfirst_seen: %s\nlast_seen: %s\narch: %s\n"
-			  "kernel: %s\nrepro: %s\n", m->count, corrupted, m->first, m->last,
-			  m->arch, m->kernel, m->repro);
+			  "kernel: %s\nrepro: %s\n%s", m->count, corrupted, m->first, m->last,
+			  m->arch, m->kernel, m->repro, found_by ? found_by : "");
+	free(found_by);
 	ret = mmf_write_file_atomic(path, s, strlen(s)) ? -errno : 0;
 	free(path);
 	free(s);
@@ -154,6 +161,9 @@ void mmf_meta_merge(struct meta *m, const struct mmf_crash *c, time_t when)
 	mmf_iso_time(when, t);
 	m->count++;
 	m->corrupted += c->corrupted;
+	/* The first occurrence says what found the bug; an earlier one arriving late, too. */
+	if (c->origin && (!*m->found_by || !*m->first || strcmp(t, m->first) < 0))
+		set_str(&m->found_by, c->origin);
 	if (!*m->first || strcmp(t, m->first) < 0)
 		memcpy(m->first, t, sizeof(t));
 	/* Guests report late: the newest occurrence names the kernel. */

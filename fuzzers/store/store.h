@@ -10,8 +10,11 @@
  *   title           the exact title and a newline
  *   meta            "key: value" lines: count, first_seen, last_seen
  *                   (ISO-8601 UTC), arch (every arch seen, space separated),
- *                   kernel (that of the newest occurrence), repro (status);
- *                   unknown keys are ignored by readers
+ *                   kernel (that of the newest occurrence), repro (status),
+ *                   found_by (what program found it first, when told:
+ *                   "fuzzer", a program the fuzzer made, or "seed SOURCE",
+ *                   a seed run unchanged, e.g. a corpus file); unknown
+ *                   keys are ignored by readers
  *   report.N        occurrence N's report, N < keep limit; later
  *   report.N.sym    occurrences only bump count and last_seen.
  *   log.N           The optional files are absent when the crash had
@@ -54,6 +57,7 @@ struct mmf_crash {
 	const char *kernel;	/* kernel build, e.g. uname -r and -v; NULL if unknown */
 	const char *arch;	/* x86_64, arm64; NULL if unknown */
 	time_t time;		/* when it happened; 0 for now */
+	const char *origin;	/* its program's origin (meta's found_by), NULL if unknown */
 	/* The parser's other titles for it (see mmf_store_add()), and
 	 * whether its report was cut or mangled (they are then not used).
 	 */
@@ -121,6 +125,7 @@ struct mmf_bug {
 	 * reproducers were saved without one (by an older mmfuzz repro).
 	 */
 	char *repro;
+	char *found_by;		/* what found it first (meta), "" if unknown */
 	char *alt;		/* the other titles it was seen under, a line each */
 	int nr_repro;
 	char **repro_files;	/* repro.prog, repro.1.prog, repro.c, ... sorted */

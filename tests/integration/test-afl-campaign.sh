@@ -8,7 +8,8 @@
 # queue intact. A second campaign seeded from the first one's OUT starts
 # from its queue and reaches most of its PCs; the two queues minimize to
 # fewer inputs; on Debian's kernel (no KCOV) the state feedback still
-# makes the queue grow.
+# makes the queue grow. What found each bug is in its meta: the fuzzer's
+# own program, or a seed run unchanged.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -46,6 +47,7 @@ bug=$("$MMFUZZ" triage show "$out" 'WARNING in lkdtm_WARNING' | sed -n 's/^direc
 # The guest answers any write of the tag: a mutated input may crash first.
 grep -qx 'write(m7, 0, 16, 0xdd)' "$bug"/progs.* || fail "saved without its program"
 grep -q 'lkdtm_WARNING' "$bug/log.0" || fail "saved without the console"
+grep -qx 'found_by: fuzzer' "$bug/meta" || fail "the self-test's program is not the fuzzer's: $(cat "$bug/meta")"
 grep -q 'boot 2 ready' "$log" || fail "no fresh guest after the crash"
 execs=$(sample "$out" execs)
 [ "$execs" -gt 31 ] || fail "afl-fuzz did not go on after the crash ($execs executions)"
@@ -78,14 +80,26 @@ kept=$(ls "$TMP/min" | wc -l)
 [ "$kept" -gt 0 ] && [ "$kept" -lt $((q + $(ls "$out2/afl/vm0/queue" | wc -l))) ] ||
 	fail "minimize kept $kept"
 # Without KCOV (Debian's kernel) AFL++ still keeps inputs: the state feedback.
+# A fourth seed writes the tag the test hook corrupts a page after: its
+# finding, in AFL++'s first pass over the seeds, is the seed's.
 out3="$TMP/c"
+cp -r "$TMP/seeds" "$TMP/seeds3"
+{
+	echo 'm0 = mmap(0, 16, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)'
+	echo 'write(m0, 0, 16, 0xee)'
+	echo 'read(m0, 0, 16)'
+} >"$TMP/seeds3/tagged.mmf"
 # Until the queue grew (60 s at most).
 grew() { [ "$(queued "$out3")" -gt 5 ]; }
 stop_when grew "$MMFUZZ" campaign --engine afl --arch x86_64 --vms 1 --duration 60s --kernel debian \
-	--corpus "$TMP/seeds" --out "$out3" >"$TMP/log3" 2>&1 || true
+	--corpus "$TMP/seeds3" --guest-arg --corrupt-tag --guest-arg 0xee --out "$out3" \
+	>"$TMP/log3" 2>&1 || true
 cat "$TMP/log3"
 grep -q 'has no KCOV' "$TMP/log3" || fail "the state feedback was not announced"
 q3=$(queued "$out3")
 [ "$q3" -gt 4 ] || fail "without KCOV the queue did not grow ($q3 entries)"
 echo "INFO: without KCOV: $q3 queue entries"
+tagged=$(grep -lx "found_by: seed $TMP/seeds3/tagged.mmf" "$out3"/crashes/*/meta) ||
+	fail "no finding is the tagged seed's: $(grep -h found_by "$out3"/crashes/*/meta)"
+grep -q '^DATA CORRUPTION: ' "$(dirname "$tagged")/title" || fail "the seed's finding: $(cat "$(dirname "$tagged")/title")"
 check_clean

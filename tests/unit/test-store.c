@@ -196,28 +196,35 @@ static void test_times(void)
 	struct mmf_bug *bugs;
 	int n;
 
-	/* Guests report late: occurrences come out of order. */
+	/* Guests report late: occurrences come out of order. The earliest says what found it. */
 	c.time = 1650000000;
 	c.kernel = "middle";
+	c.origin = "fuzzer";
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
 	c.time = 1600000000;	/* 2020-09-13T12:26:40Z */
 	c.kernel = "oldest";
+	c.origin = "seed corpus/a.mmf";
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
 	c.time = 1700000000;	/* 2023-11-14T22:13:20Z */
 	c.kernel = "newest";
+	c.origin = "fuzzer";
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
 	c.time = 1680000000;
 	c.kernel = "late";
+	c.origin = NULL;
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
 	m = file_in(dir, a.name, "meta");
 	CHECK(m && strstr(m, "first_seen: 2020-09-13T12:26:40Z\n") &&
-	      strstr(m, "last_seen: 2023-11-14T22:13:20Z\n") && strstr(m, "kernel: newest\n"),
-	      "meta %s", m);
+	      strstr(m, "last_seen: 2023-11-14T22:13:20Z\n") && strstr(m, "kernel: newest\n") &&
+	      strstr(m, "found_by: seed corpus/a.mmf\n"), "meta %s", m);
 	free(m);
 	/* list: newest last_seen first. */
 	c.title = "BUG: older";
 	c.time = 1620000000;
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
+	m = file_in(dir, a.name, "meta");
+	CHECK(m && !strstr(m, "found_by"), "found_by without an origin: %s", m);
+	free(m);
 	c.title = "BUG: now";
 	c.time = 0;
 	CHECK(!mmf_store_add(dir, &c, &a), "%s", mmf_store_err());
