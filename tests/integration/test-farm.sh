@@ -16,7 +16,7 @@ store=$TMP/store
 "$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 2 --budget 10s \
 	--seed 7 --guest-arg --corrupt-tag --guest-arg 238 --out "$TMP/a" >"$TMP/jobs.out"
 "$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 1 --budget 60s \
-	--seed 9 --guest-arg --lkdtm --guest-arg WARNING:10 --out "$TMP/b" >>"$TMP/jobs.out"
+	--seed 9 --guest-arg --lkdtm --guest-arg WARNING:3 --out "$TMP/b" >>"$TMP/jobs.out"
 cat "$TMP/jobs.out"
 grep -q "shard-2.yaml: shard 2 of 2, seed 8$" "$TMP/jobs.out" || fail "shard 2 has not seed 8"
 scripts/lava-validate.sh "$TMP"/a/shard-*.yaml "$TMP/b/shard-1.yaml"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: parallel
 # make fuzz-self: every self-fuzzing harness (tests/fuzz/fuzz-NAME.c) runs
 # under AFL++ for 5 s, two at a time (about 30 s for 7), executes
 # test cases and finds no crash and no hang in mmfuzz's own parsers.

@@ -41,7 +41,7 @@ expect_error 'another nightly run uses this store' "$MMFUZZ" nightly --store "$S
 exec 7>&-
 [ ! -d "$S/nights" ] || fail "a refused night left $S/nights"
 
-night "$TMP/n1" --budget 30s "${hook[@]}"
+night "$TMP/n1" --budget 20s "${hook[@]}"
 [ $rc -eq 3 ] || fail "night 1 exit status $rc, expected 3 (new bugs)"
 n1=$(newest)
 python3 - "$n1/summary.json" <<'EOF' || fail "night 1's summary.json"
@@ -72,7 +72,7 @@ grep -q '^Subject: \[mmfuzz\] DATA CORRUPTION: ' "$bug/report.txt" &&
 	{ cat "$bug/report.txt"; fail "report.txt lacks its parts"; }
 tried=$(cat "$S"/crashes/*/title)
 
-night "$TMP/n2" --budget 20s "${hook[@]}"
+night "$TMP/n2" --budget 10s "${hook[@]}"
 n2=$(newest)
 [ "$n2" != "$n1" ] || fail "night 2 is night 1"
 python3 - "$n2/summary.json" "$rc" <<'EOF' || fail "night 2's summary.json or exit status"
@@ -94,7 +94,7 @@ while IFS= read -r t; do
 	! grep -qxF "$t" "$TMP/tried2" || fail "night 2 tried '$t' again"
 done <<<"$tried"
 
-night "$TMP/n3" --budget 15s --fixed-after 1
+night "$TMP/n3" --budget 10s --fixed-after 1
 [ $rc -eq 0 ] || fail "night 3 exit status $rc, expected 0 (nothing new)"
 grep -qF "nightly: repro 0: '$ctitle': its reproducer did not fire in 3 runs" "$TMP/n3" ||
 	fail "night 3: the reproducer of '$ctitle' was not run again, or fired without the hook"

@@ -26,7 +26,7 @@ cp corpus/cow-after-fork-swapped.mmf corpus/mlock-munlock-threads.mmf "$TMP/corp
 # 1. The same kernel on both sides.
 rc=0
 "$MMFUZZ" validate --base debian --patched debian --store "$TMP/store" --corpus "$TMP/corpus" \
-	--attempts 1 --bench swapin-reuse --runs 3 --budget 10s --out "$TMP/same" \
+	--attempts 1 --bench swapin-reuse --runs 3 --budget 5s --out "$TMP/same" \
 	>"$TMP/same.out" 2>&1 || rc=$?
 cat "$TMP/same/verdict.txt" || { tail -20 "$TMP/same.out"; fail "no verdict"; }
 [ $rc -eq 0 ] || fail "same kernel: exit $rc, expected 0"
@@ -34,7 +34,7 @@ grep -q '^mmfuzz validate: no regression' "$TMP/same/verdict.txt" || fail "same 
 [ "$(grep -c '^  passes ' "$TMP/same/verdict.txt")" -eq 3 ] ||
 	fail "same kernel: the reproducer and both programs should pass on both"
 ! grep -Eq ' (better|worse)$' "$TMP/same/verdict.txt" || fail "same kernel: a significant difference"
-grep -q '^Fuzzing, 10s per kernel (mmfuzz): ' "$TMP/same/verdict.txt" || fail "the kernels were not fuzzed"
+grep -q '^Fuzzing, 5s per kernel (mmfuzz): ' "$TMP/same/verdict.txt" || fail "the kernels were not fuzzed"
 grep -q '"regressed":false' "$TMP/same/verdict.json" || fail "verdict.json disagrees"
 grep -q '^Tested-by: mmfuzz <mmfuzz@localhost>$' "$TMP/same/verdict.txt" ||
 	fail "no Tested-by: though nothing regressed"
