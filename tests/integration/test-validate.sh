@@ -36,8 +36,18 @@ grep -q '^mmfuzz validate: no regression' "$TMP/same/verdict.txt" || fail "same 
 ! grep -Eq ' (better|worse)$' "$TMP/same/verdict.txt" || fail "same kernel: a significant difference"
 grep -q '^Fuzzing, 5s per kernel (mmfuzz): ' "$TMP/same/verdict.txt" || fail "the kernels were not fuzzed"
 grep -q '"regressed":false' "$TMP/same/verdict.json" || fail "verdict.json disagrees"
-grep -q '^Tested-by: mmfuzz <mmfuzz@localhost>$' "$TMP/same/verdict.txt" ||
-	fail "no Tested-by: though nothing regressed"
+# Debian's kernel may report on its own while it is fuzzed (twice this
+# week: "kernel panic: Fatal exception", on one side, not reproduced): a
+# finding of that kernel, shown; an unexplained finding withholds Tested-by.
+if grep -q '^  not reproduced ' "$TMP/same/verdict.txt"; then
+	echo "INFO: Debian's kernel reported while fuzzed:" \
+		"$(sed -n 's/^  not reproduced *//p' "$TMP/same/verdict.txt")"
+	! grep -q '^Tested-by:' "$TMP/same/verdict.txt" ||
+		fail "a Tested-by: beside an unexplained finding"
+else
+	grep -q '^Tested-by: mmfuzz <mmfuzz@localhost>$' "$TMP/same/verdict.txt" ||
+		fail "no Tested-by: though nothing regressed"
+fi
 
 # 2. Two configurations that differ, and a reproducer that fails on one.
 rc=0
