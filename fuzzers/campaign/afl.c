@@ -99,6 +99,8 @@ int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
  * "seed-HASH SOURCE" per seed, so that a finding whose program is a seed
  * run unchanged names where that seed came from (meta's found_by).
  */
+#define SEEDS_INDEX	"seeds.txt"
+
 struct seeds {
 	char *dir;
 	FILE *index;
@@ -109,14 +111,14 @@ struct seeds {
 static int put_seed(struct seeds *s, const void *buf, size_t n, const char *source)
 {
 	unsigned long long h = mmf_fnv64(MMF_FNV64_INIT, buf, n);
-	char *path = mmf_xasprintf("%s/seed-%016llx", s->dir, h);
+	char *path = mmf_xasprintf("%s/" MMF_AFL_SEED_NAME, s->dir, h);
 	int r = mmf_write_file_new(path, buf, n);
 
 	free(path);
 	if (!r) {
 		s->nr++;
 		if (source)
-			fprintf(s->index, "seed-%016llx %s\n", h, source);
+			fprintf(s->index, MMF_AFL_SEED_NAME " %s\n", h, source);
 	}
 	return r && errno != EEXIST ? -1 : 0;
 }
@@ -239,7 +241,7 @@ static int seed_path(struct seeds *s, const char *path, char *err, size_t n)
 static char *make_seeds(const struct mmf_campaign_opts *o, int *nr, char *err, size_t n)
 {
 	struct seeds s = { .dir = mmf_xasprintf("%s/afl-seeds", o->out) };
-	char *index = mmf_xasprintf("%s/seeds.txt", o->out);
+	char *index = mmf_xasprintf("%s/" SEEDS_INDEX, o->out);
 	uint8_t buf[SEED_MAX];
 	int r = 0;
 
@@ -307,7 +309,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		 const char *seeds, const char *self, const char *focus, char *err, size_t n)
 {
 	char tmo[32], budget[32], mem[16], cpus[16], selftest[64], *afl_out, *store, *work, *log;
-	char *index = mmf_xasprintf("%s/seeds.txt", o->out);
+	char *index = mmf_xasprintf("%s/" SEEDS_INDEX, o->out);
 	const char *argv[66];
 	int na = 0, fd;
 

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "campaign/afl.h"
 #include "campaign/afltarget.h"
 #include "store/store.h"
 #include "util/u64set.h"
@@ -163,7 +164,7 @@ static char *origin_of(const char *seeds, const void *data, size_t len)
 	char key[32], *text = seeds ? mmf_read_file(seeds, NULL) : NULL, *p, *origin;
 	size_t k;
 
-	k = snprintf(key, sizeof(key), "seed-%016llx ",
+	k = snprintf(key, sizeof(key), MMF_AFL_SEED_NAME " ",
 		     (unsigned long long)mmf_fnv64(MMF_FNV64_INIT, data, len));
 	/* A line that starts with the key. */
 	for (p = text; p && (p = strstr(p, key)) && p != text && p[-1] != '\n'; p++)
