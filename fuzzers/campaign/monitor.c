@@ -90,33 +90,6 @@ const char *mmf_monitor_log(const struct mmf_monitor *m, size_t *len)
 }
 
 /*
- * A console line of the kernel: its text after the "[   12.345678]" stamp,
- * with *t the stamp's seconds and *caller its caller id ("[  T123]", ""
- * if none); NULL for a line of user space. Console junk may come before
- * the stamp.
- */
-static const char *kernel_text(const char *l, const char *end, double *t, char caller[16])
-{
-	const char *p = memchr(l, '[', MIN(end - l, 64)), *q;
-	char *after;
-
-	caller[0] = '\0';
-	if (!p)
-		return NULL;
-	*t = strtod(p + 1, &after);
-	/* strtod() skips blanks, newlines too: the stamp must end in this line */
-	if (after == p + 1 || after >= end || *after != ']')
-		return NULL;
-	p = after + 1;
-	q = p < end && *p == '[' ? memchr(p, ']', MIN(end - p, 16)) : NULL;
-	if (q) {
-		snprintf(caller, 16, "%.*s", (int)(q - p - 1), p + 1);
-		p = q + 1;
-	}
-	return p < end && *p == ' ' ? p + 1 : p;
-}
-
-/*
  * Where the kernel report that starts at start ends: the offset after its
  * last line, or 0 while it may still grow. Its lines are the kernel's (of
  * the same caller, when the console has caller ids). It ends with its "---[ end
@@ -142,14 +115,14 @@ static size_t report_end(const struct mmf_monitor *m, size_t start, uint64_t now
 		if (!nl)
 			break;
 		le = nl - log + 1;
-		text = kernel_text(log + ls, nl, &t, caller);
+		text = mmf_console_message(log + ls, nl - (log + ls), &t, caller);
 		if (!lines && !text)
 			return 0;	/* no stamps: only death or silence tell */
 		if (!lines)
 			memcpy(who, caller, sizeof(who));
 		if (!text) {
 			user = user ? user : ls;	/* maybe the end, maybe interleaved */
-		} else if (!who[0] || !strcmp(caller, who)) {
+		} else if (!strcmp(caller, who)) {
 			/* A line of the report again: the user-space ones were interleaved. */
 			if (user && mmf_monitor_time_at(m, le) - mmf_monitor_time_at(m, last) >= grace)
 				return user;

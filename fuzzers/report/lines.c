@@ -9,6 +9,7 @@
  *   <4>[  123.456789] msg           syslog level before the timestamp
  *   <4>msg                          syslog level only: context ""
  *   ** 5 printk messages dropped ** [  123.456789] msg
+ *   user output[  123.456789] msg   a message amid a line of user space
  *
  * Lines keep their bytes (the log may hold anything, including invalid
  * UTF-8); NUL bytes become '?' so that every text is a C string, and a
@@ -110,26 +111,51 @@ static size_t skip_dropped(const char *s, size_t n)
 	return j + sizeof(tail) - 1;
 }
 
-/* Length of the console prefix of s[0, n), filling ctx. */
-static size_t console_prefix(const char *s, size_t n, char *ctx)
+/*
+ * "[  123.456789]" at s + i has the six digits of microseconds printk
+ * always prints: a stamp in the middle of a line is taken only then, as
+ * stray brackets in user output rarely have them.
+ */
+static bool printk_stamp(const char *s, size_t i, size_t n)
 {
-	static const char login[] = " login: ";
-	size_t p = skip_dropped(s, n), q;
+	const char *dot = memchr(s + i, '.', n - i);
+	const char *end = dot ? memchr(dot, ']', n - (dot - s)) : NULL;
 
-	ctx[0] = '\0';
-	/* A getty prompt can swallow the line's start: try the last one first. */
-	for (size_t i = n; i-- > p;) {
-		if (n - i < sizeof(login) - 1 || memcmp(s + i, login, sizeof(login) - 1))
-			continue;
-		q = skip_console(s, i + sizeof(login) - 1, n, ctx);
-		if (q)
-			return q;
+	return end && end - dot == 7;
+}
+
+/*
+ * Length of the console prefix of s[0, n), filling ctx, and *at where its
+ * stamp starts. printk and user space share the console: a kernel message
+ * can start in the middle of a line of user output, or after a getty
+ * prompt that swallowed the line's start. Its stamp is then the first one
+ * in the line, and what comes before it is not the kernel's.
+ */
+static size_t console_prefix(const char *s, size_t n, char *ctx, size_t *at)
+{
+	size_t p = skip_dropped(s, n), q = skip_console(s, p, n, ctx);
+	const char *b;
+
+	for (*at = p; !q && *at + 1 < n && (b = memchr(s + *at + 1, '[', n - *at - 1));) {
+		*at = b - s;
+		q = printk_stamp(s, *at, n) ? skip_console(s, *at, n, ctx) : 0;
 	}
-	q = skip_console(s, p, n, ctx);
 	if (q)
 		return q;
 	ctx[0] = '\0';
 	return skip_level(s, 0, n);
+}
+
+const char *mmf_console_message(const char *line, size_t n, double *secs, char ctx[16])
+{
+	size_t at, pre = console_prefix(line, n, ctx, &at);
+	const char *b;
+
+	if (!ctx[0])
+		return NULL;
+	b = memchr(line + at, '[', n - at);
+	*secs = strtod(b + 1, NULL);
+	return line + pre;
 }
 
 static bool ends_with(const char *s, size_t n, const char *suffix)
@@ -168,7 +194,7 @@ void mmf_console_split(struct console *con, const char *log, size_t len)
 	for (size_t off = 0; off < len;) {
 		char *nl = memchr(buf + off, '\n', len - off);
 		size_t end = nl ? (size_t)(nl - buf) : len;
-		size_t tend = end, pre;
+		size_t tend = end, pre, at;
 		struct cline *l;
 
 		if (con->n == cap) {
@@ -185,7 +211,7 @@ void mmf_console_split(struct console *con, const char *log, size_t len)
 		}
 		l->off = off;
 		l->next = nl ? end + 1 : len;
-		pre = console_prefix(buf + off, tend - off, l->ctx);
+		pre = console_prefix(buf + off, tend - off, l->ctx, &at);
 		l->text = off + pre;
 		l->len = tend - off - pre;
 		l->questionable = l->ctx[0] && is_questionable(buf + l->text, l->len);

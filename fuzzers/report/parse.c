@@ -16,20 +16,12 @@
 
 #define NONE SIZE_MAX
 
-static const char *raw_line(const struct console *con, size_t i, size_t *n)
+/* Whether line i's text (after its stamp: the kernel's message) holds s. */
+static bool contains(const struct console *con, size_t i, const char *s)
 {
 	const struct cline *l = &con->lines[i];
 
-	*n = l->text + l->len - l->off;
-	return con->buf + l->off;
-}
-
-static bool contains(const struct console *con, size_t i, const char *s)
-{
-	size_t n;
-	const char *p = raw_line(con, i, &n);
-
-	return memmem(p, n, s, strlen(s));
+	return memmem(cline_text(con, i), l->len, s, strlen(s));
 }
 
 static bool matches_any(const char *const *res, const struct console *con, size_t i)
@@ -37,7 +29,7 @@ static bool matches_any(const char *const *res, const struct console *con, size_
 	const struct cline *l = &con->lines[i];
 
 	for (; res && *res; res++)
-		if (mmf_rx_find(*res, con->buf, l->off, l->text + l->len, NULL))
+		if (mmf_rx_find(*res, con->buf, l->text, l->text + l->len, NULL))
 			return true;
 	return false;
 }
@@ -49,7 +41,7 @@ static bool matches_any(const char *const *res, const struct console *con, size_
  * it saved, and the rows of its closing table of titles (store/tally.c).
  */
 static const char *const echoes[] = {
-	"Kernel command line: ", "] Command line: ", "mmfuzz-init: running: ", "^REPORT: ",
+	"Kernel command line: ", "^Command line: ", "mmfuzz-init: running: ", "^REPORT: ",
 	"^ +[0-9]+  (new |known) ", NULL,
 };
 
@@ -65,7 +57,7 @@ static int line_oops(const struct console *con, size_t i)
 
 		if (!contains(con, i, o->header))
 			continue;
-		if (o->line_re && !mmf_rx_find(o->line_re, con->buf, l->off, l->text + l->len, NULL))
+		if (o->line_re && !mmf_rx_find(o->line_re, con->buf, l->text, l->text + l->len, NULL))
 			continue;
 		if (matches_any(o->ignore, con, i))
 			continue;

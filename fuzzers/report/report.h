@@ -53,6 +53,14 @@ int mmf_report_parse(const char *log, size_t len, struct mmf_report **out);
 void mmf_reports_free(struct mmf_report *r, int n);
 
 /*
+ * The kernel's message in one console line of n bytes: its text after the
+ * timestamp and caller id, with *secs the stamp and ctx who printed it
+ * ("T12", "C3", "console" without caller ids); NULL for a line of user
+ * space. The one reading of console prefixes, the parser's own.
+ */
+const char *mmf_console_message(const char *line, size_t n, double *secs, char ctx[16]);
+
+/*
  * Append the report as one JSON object with all its fields, plus "file"
  * if file is not NULL. Invalid UTF-8 is replaced, so the output is valid.
  */

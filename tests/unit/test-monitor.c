@@ -127,6 +127,17 @@ static void test_nonfatal_reports(void)
 		"[    5.000000] page: refcount:0 mapcount:1 mapping:0000000000000000\n",
 		"[    9.500000] zram: Added device: zram1\n",
 	};
+	/* printk and user space share the console: a line of each in one. */
+	static const char *const amid[] = {
+		"DATA CORRUPTION: garbage anon page after write\n",
+		"\n",
+		"REPORT: DATA CORRUPTION: garbage anon page after write (saved as /out/crashes/D",
+		"ATA_CORRUPTION_garbage_anon_page_after_write-4f0c2a9e/re[   31.412087][    T1]",
+		" BUG: Bad rss-counter state mm:00000000a1b2c3d4 type:MM_SWAPENTS val:-1\n",
+		"port.0)\n",
+		"# mmfuzz: executing program\n",
+		"[  40s] progs 140 (4.0/s) calls 2300\n",
+	};
 	static const char *const oracle[] = {
 		"DATA CORRUPTION: zeroed anon page after madvise(MADV_FREE)\n",
 		"expected: 0x11 observed: 0x00\n",
@@ -158,6 +169,11 @@ static void test_nonfatal_reports(void)
 	CHECK(taken_after(burst, 3, 10, &f, &end) == 2, "Bad page state not ended by a later burst");
 	CHECK(f.end == end - strlen(burst[2]), "end %zu, expected %zu", f.end,
 	      end - strlen(burst[2]));
+	mmf_finding_free(&f);
+	/* A kernel line amid the fuzzer's line for a report it saved is taken. */
+	CHECK(taken_after(amid, 8, opts.settle_ms / 10, &f, NULL) == 5,
+	      "Bad rss-counter state amid a line of user space not taken at its end");
+	CHECK(f.title && !strcmp(f.title, "BUG: Bad rss-counter state"), "title '%s'", f.title);
 	mmf_finding_free(&f);
 	/* An oracle's report on the console is not taken, however long after. */
 	CHECK(taken_after(oracle, 4, opts.settle_ms / 10, &f, NULL) == -1,
