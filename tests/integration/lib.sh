@@ -180,11 +180,17 @@ cleanup_after_kill() {
 }
 
 # A test that fails leaves no run of its own going: its guardian then
-# undoes what the run made before the next test starts.
+# undoes what the run made before the next test starts. What it wrote
+# stays, for finding why (images and swap files aside).
 cleanup_tmp() {
-	local j
+	local rc=$? j keep
 	j=$(jobs -p)
 	[ -z "$j" ] || kill -9 $j 2>/dev/null || true
+	if [ $rc -ne 0 ]; then
+		keep=${TMP/mmfuzz-test./mmfuzz-failed.$(basename "$0" .sh).}
+		find "$TMP" -type f -size +16M -delete 2>/dev/null || true
+		mv "$TMP" "$keep" && echo "the test's files are in $keep" >&2
+	fi
 	rm -rf "$TMP"
 }
 trap cleanup_tmp EXIT

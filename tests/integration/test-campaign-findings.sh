@@ -34,8 +34,14 @@ kern=$(grep -n 'REPORT: BUG: Bad rss-counter state' "$TMP/log" | head -n 1 | cut
 [ -n "$first" ] && [ "$first" -lt "$kern" ] || fail "no DATA CORRUPTION before the kernel's report"
 ! grep -q 'boot 2: first program' <(head -n "$first" "$TMP/log") ||
 	fail "the first DATA CORRUPTION came only after a restart"
-d=$(ls -d "$out"/crashes/DATA_CORRUPTION* | head -n 1)
-grep -q '^write(' "$d/progs.0" || fail "$d: saved without the program that made it"
+# The call a report names as the last to touch the page is in the program
+# saved with it (a page corrupted before any call touched it names none).
+for d in "$out"/crashes/DATA_CORRUPTION*; do
+	call=$(sed -n '/^calls that touched it/{n;s/^ *[0-9]*: //p;q}' "$d/report.0")
+	[ -z "$call" ] || break
+done
+[ -n "$call" ] || fail "no DATA CORRUPTION report names a call"
+grep -qF "$call" "$d/progs.0" || fail "$d: saved without the program that made it ('$call')"
 [ -s "$d/log.0" ] || fail "$d: saved without the console before it"
 
 # Each finding the guest printed is on the host: the host saved at least

@@ -8,7 +8,8 @@
  * round mark of its finding, the recorded delay is tried first and kept;
  * without it, minimization narrows the sweep down to that delay. A range
  * of 512 pages that needs only one is cut to one page in one kept step,
- * not nine halvings (each kept step restarts a guest).
+ * not nine halvings (each kept step restarts a guest). A finding that
+ * comes back one run in seven is found when a deadline gives time for more.
  */
 #include <string.h>
 
@@ -27,6 +28,7 @@ static const char text[] =
 struct runner {
 	struct mmf_repro_ops *ops;
 	int runs, expire_after;	/* runs before the deadline passes, -1: never */
+	int every;		/* only every this many runs can hit, 0: all */
 };
 
 static int run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
@@ -35,6 +37,8 @@ static int run(void *ctx, const struct mmf_prog *progs, int n, const char *title
 
 	if (++r->runs == r->expire_after)
 		r->ops->deadline_ns = mmf_now_ns();
+	if (r->every && r->runs % r->every)
+		return 0;
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < progs[i].nr; k++)
 			if (progs[i].stmts[k].id >= 0 &&
@@ -166,6 +170,28 @@ static void test_deadline_in_minimization(void)
 	CHECK(res.hits == 3 && res.runs == 3, "hit rate %d/%d", res.hits, res.runs);
 }
 
+/*
+ * A finding that comes back one run in seven: one run per candidate misses
+ * it, and the search is made again with more while the deadline allows.
+ */
+static void test_flaky(void)
+{
+	struct mmf_repro_ops ops = { .run = run, .attempts = 1, .min_attempts = 1 };
+	struct runner r = { .ops = &ops, .expire_after = -1, .every = 7 };
+	struct mmf_repro_result res;
+	struct mmf_prog p;
+	char err[128];
+
+	ops.ctx = &r;
+	CHECK(!mmf_prog_parse(text, &p, err, sizeof(err)), "%s", err);
+	CHECK(!mmf_repro(&ops, &p, 1, "DATA CORRUPTION", &res), "search failed");
+	CHECK(!res.found && r.runs == 1, "no deadline: found %d in %d runs", res.found, r.runs);
+	r.runs = 0;
+	ops.deadline_ns = mmf_now_ns() + 60 * 1000000000ull;
+	CHECK(!mmf_repro(&ops, &p, 1, "DATA CORRUPTION", &res), "search failed");
+	CHECK(res.found && r.runs >= 7, "a deadline: found %d in %d runs", res.found, r.runs);
+}
+
 static void test_one_page_first(void)
 {
 	struct mmf_repro_ops ops = {
@@ -192,7 +218,7 @@ int main(void)
 	static const struct tap_test tests[] = {
 		TAP_TEST(test_found), TAP_TEST(test_deadline_past),
 		TAP_TEST(test_deadline_in_minimization), TAP_TEST(test_race_delay),
-		TAP_TEST(test_one_page_first),
+		TAP_TEST(test_one_page_first), TAP_TEST(test_flaky),
 	};
 
 	return tap_run(tests);
