@@ -22,6 +22,9 @@ summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log")
 boots=$(sed -n 's/.*campaign: \([0-9]*\) boot(s).*/\1/p' <<<"$summary")
 progs=$(sed -n 's/.* \([0-9]*\) program(s).*/\1/p' <<<"$summary")
 echo "INFO: $boots boots, $progs programs"
+# More boots than the hang's restart: show why (a boot ends without a
+# program only when the guest fails or its kernel reports on its own).
+[ "$boots" -le 2 ] || grep 'REPORT\|boot [0-9]*: [^f]' "$TMP/log" | sed 's/^/INFO: /'
 [ "$boots" -ge 2 ] || fail "the guest was not restarted after the hang"
 [ "$progs" -ge 12 ] || fail "too few programs ran: $progs"
 bug=$(ls -d "$out"/crashes/no_output_from_test_machine-*)
