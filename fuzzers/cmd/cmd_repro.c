@@ -208,7 +208,8 @@ int cmd_repro(int argc, char **argv)
 	dir = argv[i];
 	if (mmf_crash_load(dir, &crash, err, sizeof(err)))
 		mmf_die("repro: %s", err);
-	printf("repro: '%s': %d program(s) from %s\n", crash.title, crash.nr, crash.path);
+	printf("repro: '%s': %d program(s) from %s, the newest of %d occurrence(s)\n", crash.title,
+	       crash.nr, crash.path, crash.nr_occ);
 	if (rc.native) {
 		if (geteuid())
 			mmf_die("repro: running programs natively needs root");
@@ -243,7 +244,7 @@ int cmd_repro(int argc, char **argv)
 		rc.ops.run = mmf_guest_repro_run;
 		rc.ops.ctx = guest;
 	}
-	r = mmf_repro(&rc.ops, crash.progs, crash.nr, crash.title, &res);
+	r = mmf_crash_repro(&rc.ops, &crash, &res);
 	if (guest) {
 		printf("repro: %d guest boot(s)\n", mmf_guest_repro_boots(guest));
 		mmf_guest_repro_free(guest);
@@ -256,7 +257,8 @@ int cmd_repro(int argc, char **argv)
 	if (r < 0)
 		mmf_die("repro: the programs could not be run");
 	if (!res.found) {
-		printf("repro: not reproduced in %d attempt(s) per candidate\n", rc.ops.attempts);
+		printf("repro: not reproduced from %d occurrence(s) in %d attempt(s) per candidate\n",
+		       crash.nr_occ, rc.ops.attempts);
 		return 1;
 	}
 	if (mmf_crash_save_repro(dir, crash.title, &res) < 0)

@@ -218,7 +218,7 @@ static void try_title(struct worker *w, const char *name, const char *title)
 	ops.deadline_ns = t0 + a->o.repro_ms * 1000000ull;
 	info(w, "'%s': %d program(s), at most %llds", title, c->nr,
 	     (long long)a->o.repro_ms / 1000);
-	r = mmf_repro(&ops, c->progs, c->nr, title, res);
+	r = mmf_crash_repro(&ops, c, res);
 	pthread_mutex_lock(&a->lock);
 	if (r < 0) {
 		/* No guest ran it: not the title's fault; the next night tries. */

@@ -117,7 +117,6 @@ static int culprit(const struct mmf_repro_ops *ops, struct mmf_repro_result *res
 int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
 	      const char *title, struct mmf_repro_result *res)
 {
-	struct mmf_repro_ops more = *ops;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -130,17 +129,7 @@ int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int
 	}
 	memcpy(res->progs, progs, n * sizeof(*progs));
 	res->nr_progs = n;
-	/*
-	 * A finding that depends on timing may not come back in the first
-	 * runs: while the deadline allows, the search is made again with
-	 * twice the runs per candidate.
-	 */
-	while (!(r = culprit(&more, res, n, title)) && ops->deadline_ns && !mmf_repro_expired(ops)) {
-		more.attempts *= 2;
-		if (ops->log)
-			ops->log(ops->ctx, "not reproduced; again with %d runs per candidate",
-				 more.attempts);
-	}
+	r = culprit(ops, res, n, title);
 	if (r <= 0)
 		return r;
 	res->found = 1;

@@ -464,7 +464,7 @@ static void confirm(struct run *run, struct mmf_val_finding *f)
 	g = side_guest(run, MMF_PATCHED, "repro-patched", &work[MMF_PATCHED]);
 	ops.ctx = g;
 	ops.deadline_ns = mmf_now_ns() + o->repro_ms * 1000000ull;
-	if (mmf_repro(&ops, c->progs, c->nr, f->title, res) == 0 && res->found) {
+	if (mmf_crash_repro(&ops, c, res) == 0 && res->found) {
 		struct mmf_rand rnd;
 
 		f->repro_hits = res->hits;

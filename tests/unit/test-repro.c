@@ -8,11 +8,14 @@
  * round mark of its finding, the recorded delay is tried first and kept;
  * without it, minimization narrows the sweep down to that delay. A range
  * of 512 pages that needs only one is cut to one page in one kept step,
- * not nine halvings (each kept step restarts a guest). A finding that
- * comes back one run in seven is found when a deadline gives time for more.
+ * not nine halvings (each kept step restarts a guest). A crash's older
+ * occurrence reproduces where its newest does not, and one that comes
+ * back one run in seven is found when a deadline gives time for more.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "campaign/crashdir.h"
 #include "repro/repro.h"
 #include "tap.h"
 #include "util/racesync.h"
@@ -170,26 +173,65 @@ static void test_deadline_in_minimization(void)
 	CHECK(res.hits == 3 && res.runs == 3, "hit rate %d/%d", res.hits, res.runs);
 }
 
-/*
- * A finding that comes back one run in seven: one run per candidate misses
- * it, and the search is made again with more while the deadline allows.
- */
-static void test_flaky(void)
+/* A crash directory: its title and the occurrences' programs, oldest first. */
+static char *crash_dir(const char *const *progs, int n)
 {
+	char *dir = mmf_xstrdup("/tmp/mmfuzz-test-repro.XXXXXX"), *path;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	path = mmf_xasprintf("%s/title", dir);
+	CHECK(!mmf_write_file_new(path, "DATA CORRUPTION\n", 16), "%s", path);
+	free(path);
+	for (int i = 0; i < n; i++) {
+		path = mmf_xasprintf("%s/progs.%d", dir, i);
+		CHECK(!mmf_write_file_new(path, progs[i], strlen(progs[i])), "%s", path);
+		free(path);
+	}
+	return dir;
+}
+
+static void remove_dir(char *dir)
+{
+	char *cmd = mmf_xasprintf("rm -rf %s", dir);
+
+	CHECK(!system(cmd), "%s", cmd);
+	free(cmd);
+	free(dir);
+}
+
+/*
+ * A bug found again by a mutant that does not bring it back: the older
+ * occurrence's program does. A finding that comes back one run in seven:
+ * one run per candidate misses it, and the search is made again with more
+ * while the deadline allows.
+ */
+static void test_occurrences(void)
+{
+	static const char *const progs[] = { text, "m0 = mmap(0, 16, anon, PROT_READ|PROT_WRITE,"
+					     " MAP_PRIVATE, 0)\nread(m0, 0, 16)\n" };
 	struct mmf_repro_ops ops = { .run = run, .attempts = 1, .min_attempts = 1 };
-	struct runner r = { .ops = &ops, .expire_after = -1, .every = 7 };
+	struct runner r = { .ops = &ops, .expire_after = -1 };
 	struct mmf_repro_result res;
-	struct mmf_prog p;
-	char err[128];
+	struct mmf_crash_progs c;
+	char err[256], *dir = crash_dir(progs, 2);
 
 	ops.ctx = &r;
-	CHECK(!mmf_prog_parse(text, &p, err, sizeof(err)), "%s", err);
-	CHECK(!mmf_repro(&ops, &p, 1, "DATA CORRUPTION", &res), "search failed");
-	CHECK(!res.found && r.runs == 1, "no deadline: found %d in %d runs", res.found, r.runs);
+	CHECK(!mmf_crash_load(dir, &c, err, sizeof(err)), "%s", err);
+	CHECK(c.nr_occ == 2 && strstr(c.path, "progs.1"), "%d occurrences, %s first", c.nr_occ,
+	      c.path);
+	CHECK(!mmf_crash_repro(&ops, &c, &res), "search failed");
+	CHECK(res.found && strstr(c.path, "progs.0"), "found %d, from %s", res.found, c.path);
+	mmf_crash_progs_free(&c);
+	r = (struct runner){ .ops = &ops, .expire_after = -1, .every = 7 };
+	CHECK(!mmf_crash_load(dir, &c, err, sizeof(err)), "%s", err);
+	CHECK(!mmf_crash_repro(&ops, &c, &res), "search failed");
+	CHECK(!res.found && r.runs == 2, "no deadline: found %d in %d runs", res.found, r.runs);
 	r.runs = 0;
 	ops.deadline_ns = mmf_now_ns() + 60 * 1000000000ull;
-	CHECK(!mmf_repro(&ops, &p, 1, "DATA CORRUPTION", &res), "search failed");
+	CHECK(!mmf_crash_repro(&ops, &c, &res), "search failed");
 	CHECK(res.found && r.runs >= 7, "a deadline: found %d in %d runs", res.found, r.runs);
+	mmf_crash_progs_free(&c);
+	remove_dir(dir);
 }
 
 static void test_one_page_first(void)
@@ -218,7 +260,7 @@ int main(void)
 	static const struct tap_test tests[] = {
 		TAP_TEST(test_found), TAP_TEST(test_deadline_past),
 		TAP_TEST(test_deadline_in_minimization), TAP_TEST(test_race_delay),
-		TAP_TEST(test_one_page_first), TAP_TEST(test_flaky),
+		TAP_TEST(test_one_page_first), TAP_TEST(test_occurrences),
 	};
 
 	return tap_run(tests);
