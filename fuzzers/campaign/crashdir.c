@@ -43,7 +43,8 @@ static void list_occ(const char *dir, struct mmf_crash_progs *c)
 	qsort(c->occ, c->nr_occ, sizeof(*c->occ), newer_first);
 }
 
-int mmf_crash_load_occ(struct mmf_crash_progs *c, int k, char *err, size_t n)
+/* Load occurrence k (0: the newest) into c's programs. */
+static int load_occ(struct mmf_crash_progs *c, int k, char *err, size_t n)
 {
 	char *text = mmf_read_file(c->occ[k], NULL), e[256];
 	int nr;
@@ -79,7 +80,7 @@ int mmf_crash_load(const char *dir, struct mmf_crash_progs *c, char *err, size_t
 		snprintf(err, n, "%s: no programs (progs.N) saved with this crash", dir);
 		goto fail;
 	}
-	if (mmf_crash_load_occ(c, 0, err, n))
+	if (load_occ(c, 0, err, n))
 		goto fail;
 	free(path);
 	return 0;
@@ -116,7 +117,7 @@ int mmf_crash_repro(const struct mmf_repro_ops *ops, struct mmf_crash_progs *c,
 		for (int k = 0; k < c->nr_occ; k++) {
 			int r;
 
-			if (k && mmf_crash_load_occ(c, k, err, sizeof(err))) {
+			if (load_occ(c, k, err, sizeof(err))) {
 				if (ops->log)
 					ops->log(ops->ctx, "%s", err);
 				continue;
@@ -129,8 +130,7 @@ int mmf_crash_repro(const struct mmf_repro_ops *ops, struct mmf_crash_progs *c,
 				return r;
 			tried++;
 		}
-		if (!tried || !ops->deadline_ns || mmf_repro_expired(ops) ||
-		    mmf_crash_load_occ(c, 0, err, sizeof(err)))
+		if (!tried || !ops->deadline_ns || mmf_repro_expired(ops))
 			return 0;
 		more.attempts *= 2;
 		if (ops->log)

@@ -23,8 +23,6 @@ struct mmf_crash_progs {
 
 /* Load title and the newest occurrence's programs; 0, or -1 with err. */
 int mmf_crash_load(const char *dir, struct mmf_crash_progs *c, char *err, size_t n);
-/* Load occurrence k (0: the newest) instead; 0, or -1 with err. */
-int mmf_crash_load_occ(struct mmf_crash_progs *c, int k, char *err, size_t n);
 void mmf_crash_progs_free(struct mmf_crash_progs *c);
 /*
  * Reproduce from every occurrence, newest first, and while ops' deadline

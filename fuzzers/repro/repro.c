@@ -87,33 +87,6 @@ static int bisect(const struct mmf_repro_ops *ops, struct mmf_prog *set, int *n,
 	return 0;
 }
 
-/*
- * The culprit among res->progs[0..n): the last program alone, else all of
- * them together narrowed by halves. 1 found (res->progs and nr_progs are
- * it), 0 not (res unchanged), -1 when the runner failed.
- */
-static int culprit(const struct mmf_repro_ops *ops, struct mmf_repro_result *res, int n,
-		   const char *title)
-{
-	int r = at_recorded_delay(ops, &res->progs[n - 1], title);
-
-	if (!r && ops->log)
-		ops->log(ops->ctx, "trying the last program alone");
-	if (!r)
-		r = reproduces(ops, &res->progs[n - 1], 1, title);
-	if (r > 0) {
-		res->progs[0] = res->progs[n - 1];
-		res->nr_progs = 1;
-	} else if (!r && n > 1) {
-		if (ops->log)
-			ops->log(ops->ctx, "trying all %d programs concurrently", n);
-		r = reproduces(ops, res->progs, n, title);
-		if (r > 0 && bisect(ops, res->progs, &res->nr_progs, title))
-			r = -1;
-	}
-	return r;
-}
-
 int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
 	      const char *title, struct mmf_repro_result *res)
 {
@@ -129,9 +102,25 @@ int mmf_repro(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int
 	}
 	memcpy(res->progs, progs, n * sizeof(*progs));
 	res->nr_progs = n;
-	r = culprit(ops, res, n, title);
-	if (r <= 0)
-		return r;
+	r = at_recorded_delay(ops, &res->progs[n - 1], title);
+	if (!r && ops->log)
+		ops->log(ops->ctx, "trying the last program alone");
+	if (!r)
+		r = reproduces(ops, &res->progs[n - 1], 1, title);
+	if (r < 0)
+		return -1;
+	if (r) {
+		res->progs[0] = res->progs[n - 1];
+		res->nr_progs = 1;
+	} else if (n > 1) {
+		if (ops->log)
+			ops->log(ops->ctx, "trying all %d programs concurrently", n);
+		r = reproduces(ops, res->progs, n, title);
+		if (r < 0 || (r && bisect(ops, res->progs, &res->nr_progs, title)))
+			return -1;
+	}
+	if (!r)
+		return 0;
 	res->found = 1;
 	for (int i = 0; i < res->nr_progs; i++)
 		res->calls_before += mmf_prog_nr_calls(&res->progs[i]);
