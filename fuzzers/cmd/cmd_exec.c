@@ -160,6 +160,8 @@ int cmd_exec(int argc, char **argv)
 			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
 		MMF_OPT("hang-after", "N", MMF_OPT_INT, &eo.hang_after, "hang after statement N",
 			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+		MMF_OPT("hang-spins", NULL, MMF_OPT_FLAG, &eo.hang_spins,
+			"--hang-after spins on the CPU (no faults, no I/O)", .hook = 1),
 		MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &eo.corrupt_tag,
 			"change a page behind the model after each write of tag T",
 			.lo = 1, .hi = 255, .def = "", .hook = 1),

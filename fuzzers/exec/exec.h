@@ -53,6 +53,7 @@ struct mmf_exec_opts {
 	 */
 	int corrupt_after;
 	int hang_after;
+	bool hang_spins;	/* hang on the CPU, as a loop in the kernel does */
 	/* Test hook: corrupt a page after every write of this tag (0: never),
 	 * which survives the statement renumbering of minimization.
 	 */

@@ -6,7 +6,8 @@
  * progress of every task in a call (CPU time, context switches, I/O, faults
  * from /proc/PID/task/TID); a call that runs past a bound scaled to its work
  * while its task makes no progress is a "HANG: <call>" report with the
- * task's kernel stack, and so is a stalled call at the program's timeout.
+ * task's kernel stack, and so is a stalled call at the program's timeout,
+ * and one that spins (CPU time, but no fault and no I/O) past its bound.
  */
 #ifndef MMF_EXEC_HANG_H
 #define MMF_EXEC_HANG_H
@@ -35,6 +36,8 @@ struct mmf_hang_watch {
 	uint64_t start_ns;
 	uint64_t sig;		/* progress signature */
 	uint64_t since_ns;	/* when sig last changed */
+	uint64_t done;		/* its I/O and faults alone */
+	uint64_t done_since_ns;	/* when done last changed */
 };
 
 /* The board of the running program, in the program's processes. */

@@ -342,8 +342,12 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	    s->args[3] == (uint64_t)in->o->lkdtm_tag)
 		provoke_lkdtm(in->o->lkdtm_type);
 	/* Still inside the statement, as a call that never returns is. */
-	while (in->o->hang_after == si)
-		pause();
+	while (in->o->hang_after == si) {
+		if (!in->o->hang_spins)
+			pause();
+		else
+			mmf_now_ns();	/* the vDSO: CPU time only, and a loop kept */
+	}
 	mmf_hang_leave(party);
 }
 

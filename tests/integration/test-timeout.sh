@@ -3,7 +3,8 @@
 # and the runner goes on with the next program; the execution log holds
 # each program before it ran. The hang oracle looks at the hung call before
 # the kill: "HANG: <call>" with the task's kernel stack, at the timeout or,
-# with a long timeout, once the call's bound has passed without progress.
+# with a long timeout, once the call's bound has passed without progress
+# or with CPU time alone.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/quick.mmf" <<'P'
@@ -38,6 +39,14 @@ grep -q '^REPORT: HANG: write$' "$TMP/out2" || fail "no HANG report before the t
 grep -q 'no progress for' "$TMP/out2" || fail "HANG report does not say the task stalled"
 [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 20000 ] || fail "the hang was not seen at its bound"
 [ $(( ($(date +%s%N) - start) / 1000000000 )) -lt 20 ] || fail "the timeout took too long"
+# A call that keeps its task on the CPU but neither faults nor does I/O
+# (a loop in the kernel) is hung once its bound has passed, though its
+# task never stops running.
+"$MMFUZZ" exec --native --quiet --no-env --timeout 60s --hang-after 1 --hang-spins \
+	"$TMP/quick.mmf" >"$TMP/out4" 2>&1 || true
+grep -q '^REPORT: HANG: write$' "$TMP/out4" || { cat "$TMP/out4"; fail "no HANG report for a spinning call"; }
+grep -q 'spinning (CPU time, no faults, no I/O) for' "$TMP/out4" ||
+	{ cat "$TMP/out4"; fail "HANG report does not say the task spun"; }
 # On a machine twice as slow the bound is 10 s: the 8 s timeout ends the
 # call first (stalled for more than the 6 s a slowed timeout asks).
 "$MMFUZZ" exec --native --quiet --no-env --timeout 8s --slowdown 2 --hang-after 1 \
