@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "campaign/afl.h"
+#include "campaign/seeds.h"
 #include "model/prog.h"
 #include "store/store.h"
 #include "symbolize/cover.h"
@@ -22,7 +23,6 @@
 #define PROGRESS_MS	30000
 /* afl-fuzz's stop: its fork server's last request, then the guest's teardown. */
 #define STOP_GRACE_MS	(2 * MMF_VM_TEARDOWN_MS)
-#define SEED_MAX	(64 << 10)
 /* The self-test's crash comes after the seeds' dry run, while fuzzing. */
 #define SELFTEST_EXEC	30
 
@@ -94,190 +94,6 @@ int mmf_campaign_engine(struct mmf_campaign_opts *o, const char *engine,
 	return 0;
 }
 
-/*
- * The seeds being written: OUT/afl-seeds, and OUT/seeds.txt, a line
- * "seed-HASH SOURCE" per seed, so that a finding whose program is a seed
- * run unchanged names where that seed came from (meta's found_by).
- */
-#define SEEDS_INDEX	"seeds.txt"
-
-struct seeds {
-	char *dir;
-	FILE *index;
-	int nr;
-};
-
-/* One seed file, named by its content: the same program twice is one seed. */
-static int put_seed(struct seeds *s, const void *buf, size_t n, const char *source)
-{
-	unsigned long long h = mmf_fnv64(MMF_FNV64_INIT, buf, n);
-	char *path = mmf_xasprintf("%s/" MMF_AFL_SEED_NAME, s->dir, h);
-	int r = mmf_write_file_new(path, buf, n);
-
-	free(path);
-	if (!r) {
-		s->nr++;
-		if (source)
-			fprintf(s->index, MMF_AFL_SEED_NAME " %s\n", h, source);
-	}
-	return r && errno != EEXIST ? -1 : 0;
-}
-
-/* A text program (*.mmf) in its byte form, or bytes as they are. */
-static int seed_file(struct seeds *s, const char *path, char *err, size_t n)
-{
-	size_t len;
-	char *text = mmf_read_file(path, &len), perr[256];
-	uint8_t buf[SEED_MAX];
-	struct mmf_prog p;
-	int r;
-
-	if (!text) {
-		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (mmf_has_suffix(path, ".mmf")) {
-		if (mmf_prog_parse(text, &p, perr, sizeof(perr))) {
-			snprintf(err, n, "corpus %s: %s", path, perr);
-			free(text);
-			return -1;
-		}
-		len = mmf_prog_encode(&p, buf, sizeof(buf));
-		r = put_seed(s, buf, len, path);
-	} else {
-		r = len && len <= SEED_MAX ? put_seed(s, text, len, path) : 0;
-	}
-	free(text);
-	if (r)
-		snprintf(err, n, "seeds in %s: %s", s->dir, strerror(errno));
-	return r;
-}
-
-/* The regular files of a directory, not below it. */
-static int seed_files(struct seeds *s, const char *from, char *err, size_t n)
-{
-	DIR *d = opendir(from);
-	struct dirent *e;
-	int r = 0;
-
-	if (!d) {
-		snprintf(err, n, "corpus %s: %s", from, strerror(errno));
-		return -1;
-	}
-	while (!r && (e = readdir(d))) {
-		char *path = mmf_xasprintf("%s/%s", from, e->d_name);
-		struct stat sb;
-
-		if (e->d_name[0] != '.' && !stat(path, &sb) && S_ISREG(sb.st_mode))
-			r = seed_file(s, path, err, n);
-		free(path);
-	}
-	closedir(d);
-	return r;
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat sb;
-
-	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
-}
-
-/* The queue/ of each instance directory of an AFL++ output (-o). */
-static int seed_afl_out(struct seeds *s, const char *out, char *err, size_t n)
-{
-	DIR *d = opendir(out);
-	struct dirent *e;
-	int r = 0;
-
-	while (!r && d && (e = readdir(d))) {
-		char *q = mmf_xasprintf("%s/%s/queue", out, e->d_name);
-
-		if (e->d_name[0] != '.' && is_dir(q))
-			r = seed_files(s, q, err, n);
-		free(q);
-	}
-	if (d)
-		closedir(d);
-	return r;
-}
-
-/*
- * A corpus entry: a file; a directory of programs; an AFL++ instance's
- * directory (its queue/) or output (its instances' queues); an earlier
- * campaign's OUT (its afl/).
- */
-static int seed_path(struct seeds *s, const char *path, char *err, size_t n)
-{
-	char *afl = mmf_xasprintf("%s/afl", path), *queue = mmf_xasprintf("%s/queue", path);
-	struct stat sb;
-	int r;
-
-	if (stat(path, &sb)) {
-		snprintf(err, n, "corpus %s: %s", path, strerror(errno));
-		r = -1;
-	} else if (S_ISREG(sb.st_mode)) {
-		r = seed_file(s, path, err, n);
-	} else if (is_dir(afl)) {
-		r = seed_afl_out(s, afl, err, n);
-	} else if (is_dir(queue)) {
-		r = seed_files(s, queue, err, n);
-	} else {
-		int before = s->nr;
-
-		r = seed_files(s, path, err, n);
-		if (!r && s->nr == before)
-			r = seed_afl_out(s, path, err, n);
-	}
-	free(afl);
-	free(queue);
-	return r;
-}
-
-/*
- * OUT/afl-seeds from the corpus, or a few generated programs without one
- * (the fuzzer's own: not in OUT/seeds.txt).
- */
-static char *make_seeds(const struct mmf_campaign_opts *o, int *nr, char *err, size_t n)
-{
-	struct seeds s = { .dir = mmf_xasprintf("%s/afl-seeds", o->out) };
-	char *index = mmf_xasprintf("%s/" SEEDS_INDEX, o->out);
-	uint8_t buf[SEED_MAX];
-	int r = 0;
-
-	if (!mmf_mkdir_p(s.dir, 0755))
-		s.index = fopen(index, "w");
-	if (!s.index) {
-		snprintf(err, n, "%s: %s", index, strerror(errno));
-		r = -1;
-	}
-	for (int i = 0; !r && o->corpus && o->corpus[i]; i++)
-		r = seed_path(&s, o->corpus[i], err, n);
-	for (int i = 0; !r && s.nr < 4 && i < 8; i++) {
-		struct mmf_rand rnd;
-		struct mmf_prog p;
-		size_t len;
-
-		mmf_rand_seed(&rnd, i + 1);
-		mmf_prog_generate(&rnd, 8, &p);
-		len = mmf_prog_encode(&p, buf, sizeof(buf));
-		r = put_seed(&s, buf, len, NULL);
-		if (r)
-			snprintf(err, n, "seeds in %s: %s", s.dir, strerror(errno));
-	}
-	if (s.index && fclose(s.index) && !r) {
-		snprintf(err, n, "%s: %s", index, strerror(errno));
-		r = -1;
-	}
-	free(index);
-	*nr = s.nr;
-	if (r) {
-		free(s.dir);
-		return NULL;
-	}
-	return s.dir;
-}
-
 struct instance {
 	pid_t pid;
 	char *dir;		/* OUT/vm-N */
@@ -309,7 +125,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		 const char *seeds, const char *self, const char *focus, char *err, size_t n)
 {
 	char tmo[32], budget[32], mem[16], cpus[16], selftest[64], *afl_out, *store, *work, *log;
-	char *index = mmf_xasprintf("%s/" SEEDS_INDEX, o->out);
+	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	const char *argv[66];
 	int na = 0, fd;
 
@@ -531,7 +347,8 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 
 	memset(st, 0, sizeof(*st));
 	nb = mmf_store_list(store, &before);
-	seeds = make_seeds(o, &nr_seeds, err, n);
+	/* A few generated programs where the corpus has fewer: AFL++ needs some. */
+	seeds = mmf_seeds_make(o->out, "afl-seeds", o->corpus, 4, &nr_seeds, err, n);
 	if (!seeds)
 		goto out;
 	if (o->focus && mmf_campaign_write_focus(o, &focus, err, n))

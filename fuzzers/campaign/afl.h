@@ -15,9 +15,6 @@
 /* afl-fuzz is installed. */
 bool mmf_afl_available(void);
 
-/* A seed file's name: the FNV-1a hash of its bytes (the same program twice is one seed). */
-#define MMF_AFL_SEED_NAME	"seed-%016llx"
-
 /*
  * The engine of a campaign or vm run, and the AFL++ engine's setting in o:
  * engine is the user's --engine (NULL: afl where im's kernel has KCOV and

@@ -12,6 +12,7 @@
 
 #include "campaign/afl.h"
 #include "campaign/afltarget.h"
+#include "campaign/seeds.h"
 #include "store/store.h"
 #include "util/u64set.h"
 #include "util/util.h"
@@ -156,26 +157,6 @@ static const char *silent_title(const char *outcome)
 }
 
 /*
- * meta's found_by for the input data: "seed SOURCE" when it is a seed as
- * given (seeds: OUT/seeds.txt, "seed-HASH SOURCE" lines), else "fuzzer".
- */
-static char *origin_of(const char *seeds, const void *data, size_t len)
-{
-	char key[32], *text = seeds ? mmf_read_file(seeds, NULL) : NULL, *p, *origin;
-	size_t k;
-
-	k = snprintf(key, sizeof(key), MMF_AFL_SEED_NAME " ",
-		     (unsigned long long)mmf_fnv64(MMF_FNV64_INIT, data, len));
-	/* A line that starts with the key. */
-	for (p = text; p && (p = strstr(p, key)) && p != text && p[-1] != '\n'; p++)
-		;
-	origin = p ? mmf_xasprintf("seed %.*s", (int)strcspn(p + k, "\n"), p + k) :
-		     mmf_xstrdup("fuzzer");
-	free(text);
-	return origin;
-}
-
-/*
  * The findings of a run into the store: true if it is a crash to AFL++.
  * hooked: the self-test's program ran in place of the input.
  */
@@ -189,7 +170,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 
 	if (!c->nr_reports && !dead)
 		return false;
-	origin = hooked ? mmf_xstrdup("fuzzer") : origin_of(t->o->seeds, t->last, t->last_len);
+	origin = hooked ? mmf_xstrdup("fuzzer") : mmf_seed_origin(t->o->seeds, t->last, t->last_len);
 	mmf_sb_init(&prog);
 	mmf_prog_print(p, &prog);
 	for (int i = 0; i < c->nr_reports || (i == 0 && dead); i++) {

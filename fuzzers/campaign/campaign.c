@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "symbolize/cover.h"
 #include "campaign/receive.h"
+#include "campaign/seeds.h"
 #include "util/util.h"
 
 /* Programs kept from a guest's execution log to go with a finding. */
@@ -35,7 +36,9 @@ struct guest {
 	const char *focus;	/* the focus text for the coverage channel, NULL none */
 	struct mmf_vm_snap snap;	/* OUT/vm-N/snapshot */
 	bool restored;		/* this boot was restored from it */
-	char go[48];		/* this boot's options at the snapshot point */
+	char go[96];		/* this boot's options at the snapshot point */
+	const char *seeds;	/* the seeds' stream, sent after the options */
+	int nr_seeds, seeds_done;	/* seeds run first by the boots so far */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
 	char who[16];
 };
@@ -67,9 +70,12 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	/* The guest fuzzes past the budget: the host ends it. */
 	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
 	/* A restored guest would repeat its first boot's programs without a seed of its own. */
-	snprintf(g->go, sizeof(g->go), "--seed %llu",
-		 (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^
-					      (uint64_t)g->id << 48) & INT64_MAX));
+	r = snprintf(g->go, sizeof(g->go), "--seed %llu --seeds -",
+		     (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^
+					  (uint64_t)g->id << 48) & INT64_MAX));
+	/* Each seed runs once as it is, from where the last boot's pass stopped. */
+	if (g->seeds_done < g->nr_seeds)
+		snprintf(g->go + r, sizeof(g->go) - r, " --seeds-from %d", g->seeds_done);
 	args[na++] = "--duration";
 	args[na++] = dur;
 	/* A program's time, as 'mmfuzz vm' gives it: the slowdown's multiple. */
@@ -109,8 +115,8 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		snprintf(err, n, "cannot create %s: %s", console, strerror(errno));
 		r = -1;
 	} else {
-		r = mmf_vm_snap_start(&g->snap, &c, g->go, g->console_fd, &g->vm, why, sizeof(why),
-				      err, n);
+		r = mmf_vm_snap_start(&g->snap, &c, g->go, g->seeds, g->console_fd, &g->vm, why,
+				      sizeof(why), err, n);
 		if (g->snap.fetched && o->info)
 			fprintf(o->info, "mmfuzz: vm %d: the snapshot cache has this guest\n", g->id);
 		if (why[0] && o->info)
@@ -147,8 +153,11 @@ static void guest_stop(struct guest *g, struct mmf_campaign_stats *st)
 	if (g->vm)
 		mmf_vm_stop(g->vm);
 	g->vm = NULL;
-	for (const char *p = g->exec.buf; p && (p = strstr(p, MMF_VM_EXEC_MARK)); p++)
+	for (const char *p = g->exec.buf; p && (p = strstr(p, MMF_VM_EXEC_MARK)); p++) {
 		st->programs++;
+		/* The seed pass goes on after the last seed this boot ran (it may have crashed). */
+		g->seeds_done = MIN(g->seeds_done + 1, g->nr_seeds);
+	}
 	mmf_monitor_free(g->mon);
 	g->mon = NULL;
 	mmf_sb_free(&g->exec);
@@ -234,8 +243,8 @@ static void snapshot_point(const struct mmf_campaign_opts *o, struct guest *g)
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!mmf_vm_snap_point(&g->snap, g->vm, mmf_monitor_log(g->mon, &len), g->go, err,
-			       sizeof(err)))
+	if (!mmf_vm_snap_point(&g->snap, g->vm, mmf_monitor_log(g->mon, &len), g->go, g->seeds,
+			       err, sizeof(err)))
 		return;
 	if (err[0])
 		mmf_warnx_("campaign: vm %d: %s", g->id, err);
@@ -363,17 +372,29 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 {
 	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
 	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms;
-	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL;
+	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL, *seeds;
+	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
-	int rc = 0;
+	struct strbuf stream;
+	int rc = 0, nr_seeds = 0;
 
 	memset(st, 0, sizeof(*st));
+	mmf_sb_init(&stream);
+	seeds = mmf_seeds_make(o->out, "seeds", o->corpus, 0, &nr_seeds, err, n);
+	if (!seeds || mmf_seeds_text(seeds, &stream, err, n) ||
+	    (o->cover && o->focus && mmf_campaign_write_focus(o, &focus, err, n))) {
+		free(gs);
+		free(store);
+		free(seeds);
+		free(index);
+		mmf_sb_free(&stream);
+		return -1;
+	}
+	if (o->info && nr_seeds)
+		fprintf(o->info, "mmfuzz: campaign: %d seed(s) in %s, %s\n", nr_seeds, seeds,
+			o->no_snapshot ? "not sent: --no-snapshot has no go port" :
+			"each run once first");
 	if (o->cover && o->focus) {
-		if (mmf_campaign_write_focus(o, &focus, err, n)) {
-			free(gs);
-			free(store);
-			return -1;
-		}
 		focus_text = mmf_read_file(focus, NULL);
 	} else if (o->cover) {
 		/* No ranges: every PC counts, and the guest need not wait for any. */
@@ -381,6 +402,8 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 	}
 	for (int i = 0; i < o->vms; i++) {
 		gs[i].focus = focus_text;
+		gs[i].seeds = stream.buf;
+		gs[i].nr_seeds = nr_seeds;
 		gs[i].pcs_fd = -1;
 		gs[i].id = i;
 		gs[i].console_fd = -1;
@@ -391,7 +414,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].rx = (struct mmf_receiver){
 			.store = store, .kernel = o->kernel, .arch = o->arch->name,
 			.vmlinux = o->vmlinux, .tally = &st->tally, .info = o->info,
-			.who = gs[i].who, .origin = "fuzzer",	/* the guests' own programs */
+			.who = gs[i].who, .seeds = index,
 		};
 		snprintf(gs[i].who, sizeof(gs[i].who), "vm %d", i);
 		mmf_sb_init(&gs[i].rx.buf);
@@ -472,6 +495,9 @@ out:
 	free(store);
 	free(focus);
 	free(focus_text);
+	free(seeds);
+	free(index);
+	mmf_sb_free(&stream);
 	return rc;
 }
 

@@ -180,7 +180,7 @@ static void snapshot_point(struct mmf_guest_repro *g)
 	uint64_t t0 = mmf_now_ns();
 	char err[512];
 
-	if (!mmf_vm_snap_point(&g->snap, g->vm, g->console.len ? g->console.buf : NULL, "", err,
+	if (!mmf_vm_snap_point(&g->snap, g->vm, g->console.len ? g->console.buf : NULL, "", NULL, err,
 			       sizeof(err)))
 		return;
 	if (err[0])
@@ -222,7 +222,7 @@ static int boot_once(struct mmf_guest_repro *g)
 		info(g, "%s: %s", work, strerror(errno));
 		goto out;
 	}
-	started = mmf_vm_snap_start(&g->snap, &c, "", g->console_fd, &g->vm, why, sizeof(why),
+	started = mmf_vm_snap_start(&g->snap, &c, "", NULL, g->console_fd, &g->vm, why, sizeof(why),
 				    err, sizeof(err));
 	if (g->snap.fetched)
 		info(g, "the snapshot cache has this guest");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "campaign/receive.h"
+#include "campaign/seeds.h"
 #include "store/wire.h"
 #include "symbolize/symbolize.h"
 #include "vm/vm.h"
@@ -33,7 +34,7 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 {
 	struct mmf_sym_opts so = { .vmlinux = r->vmlinux };
 	struct mmf_store_added added;
-	char *sym = NULL, *notes = NULL;
+	char *sym = NULL, *notes = NULL, *origin = NULL;
 	int ret = 0;
 
 	if (r->vmlinux && c->report && c->report[0] &&
@@ -41,6 +42,8 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 		c->report_sym = sym;
 	c->kernel = r->kernel;
 	c->arch = r->arch;
+	if (!c->origin && !r->origin && r->seeds && c->progs)
+		c->origin = origin = mmf_seed_origin_text(r->seeds, c->progs);
 	if (!c->origin)
 		c->origin = r->origin;
 	if (mmf_store_add(store, c, &added) < 0) {
@@ -59,6 +62,9 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 		fflush(r->info);
 	free(sym);
 	free(notes);
+	if (origin)
+		c->origin = NULL;
+	free(origin);
 	return ret;
 }
 

@@ -22,6 +22,10 @@ struct mmf_receiver {
 	FILE *info;			/* "mmfuzz: WHO: REPORT: ..." lines; NULL: none */
 	const char *who;		/* e.g. "vm 0" */
 	const char *origin;		/* a finding's found_by unless it has one, NULL: none */
+	/* Else the seeds' index (campaign/seeds.h): "seed SOURCE" for a finding
+	 * whose program (its last one) is a seed as it is, "fuzzer" otherwise.
+	 */
+	const char *seeds;
 	int received;
 	struct strbuf buf;		/* bytes not yet taken */
 	/* For mmf_receive_cb: the console's file, and the error that stopped it. */

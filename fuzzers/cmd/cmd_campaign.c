@@ -81,8 +81,8 @@ int cmd_campaign(int argc, char **argv)
 			"guests' own loop",
 			.def = "afl on a KCOV kernel, afl-fuzz installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
-			"afl: seeds: programs (*.mmf, byte form), AFL++ queues, an\n"
-			"earlier campaign's OUT (repeatable); none: generation alone",
+			"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
+			"campaign's OUT (repeatable); none: generation alone",
 			.hi = ARRAY_SIZE(corpus) - 1,
 			.def = "the project's corpus/"),
 		MMF_OPT("cover", NULL, MMF_OPT_FLAG, &o.cover,

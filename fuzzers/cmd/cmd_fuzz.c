@@ -51,12 +51,14 @@ int cmd_fuzz(int argc, char **argv)
 	struct mmf_fuzz_opts fo = {
 		.seed = (uint64_t)time(NULL), .duration_ms = 600000, .out = "mmfuzz-out",
 		.progress_ms = 5000, .max_calls = 24, .lkdtm_after = 5, .corrupt_after = -1,
+		.seeds_from = -1,
 	};
 	struct mmf_env_opts eo = mmf_env_defaults;
 	/* fo.timeout_ms is an int: the table's durations are int64_t. */
 	int64_t timeout_ms = 30000;
 	bool native = false;
-	const char *stress = mmf_stress_default;
+	const char *stress = mmf_stress_default, *seeds = NULL;
+	struct mmf_prog *seed_progs = NULL;
 	const struct mmf_opt opts[] = {
 		CMD_OPT_NATIVE(&native, "fuzz the running kernel (it changes system swap)"),
 		CMD_OPT_DURATION(&fo.duration_ms, "budget"),
@@ -71,6 +73,12 @@ int cmd_fuzz(int argc, char **argv)
 			"'all', 'none' or NAME[:KEY=N...][,NAME...]"),
 		MMF_OPT("exec-log", "PATH", MMF_OPT_STR, &fo.exec_log,
 			"append each program here before it runs", .def = "OUT/exec.log"),
+		MMF_OPT("seeds", "FILE", MMF_OPT_STR, &seeds,
+			"programs the pool starts with, a stream of seeds ('-': standard\n"
+			"input; a campaign's host sends its corpus this way)"),
+		MMF_OPT("seeds-from", "N", MMF_OPT_INT, &fo.seeds_from,
+			"with --seeds: run each seed from the Nth (0: the first) once,\n"
+			"as it is, before fuzzing", .hi = 1 << 30, .def = ""),
 		MMF_OPT("print-reports", NULL, MMF_OPT_FLAG, &fo.print_reports,
 			"print whole reports, not only their titles"),
 		MMF_OPT("no-race", NULL, MMF_OPT_FLAG, &fo.no_race,
@@ -120,6 +128,9 @@ int cmd_fuzz(int argc, char **argv)
 		mmf_die("fuzz: %s", err);
 	if (!native)
 		mmf_die("fuzz: refusing to fuzz the running kernel without --native");
+	if (seeds && mmf_fuzz_seeds_read(seeds, &seed_progs, &fo.nr_seeds, err, sizeof(err)))
+		mmf_die("fuzz: %s", err);
+	fo.seeds = seed_progs;
 	if (geteuid())
 		mmf_die("fuzz: native fuzzing changes system swap and cgroups: run as root");
 	if (mmf_mkdir_p(fo.out, 0755))
@@ -136,7 +147,9 @@ int cmd_fuzz(int argc, char **argv)
 	       (unsigned long long)fo.seed, env.nr_swaps);
 	for (int i = 0; i < env.set.nr; i++)
 		printf(" %s", env.set.path[i]);
-	printf(", cgroup limit %lld MiB, output in %s\n", (long long)eo.cg_limit >> 20, fo.out);
+	printf(", cgroup limit %lld MiB, %d seed(s)%s, output in %s\n", (long long)eo.cg_limit >> 20,
+	       fo.nr_seeds, fo.seeds_from >= 0 && fo.seeds_from < fo.nr_seeds ? " run first" : "",
+	       fo.out);
 	fflush(stdout);
 	rc = mmf_fuzz_run(&fo, &env, &st);
 	if (mmf_env_teardown(&env))
@@ -159,5 +172,6 @@ int cmd_fuzz(int argc, char **argv)
 	if (!rc)
 		rc = mmf_tally_exit(&st.tally);
 	mmf_tally_free(&st.tally);
+	free(seed_progs);
 	return rc < 0 ? MMF_EXIT_ERROR : rc;
 }

@@ -49,11 +49,11 @@ static void on_stop(int sig)
 
 int cmd_nightly(int argc, char **argv)
 {
-	static const char *hooks[MMF_NIGHTLY_HOOK_ARGS + 1];
+	static const char *hooks[MMF_NIGHTLY_HOOK_ARGS + 1], *corpus[MMF_NIGHTLY_CORPUS + 1];
 	struct mmf_nightly_opts o = {
 		.arch = { "x86_64" }, .nr_arch = 1, .budget_ms = 8 * 3600 * 1000ll, .vms = 1,
 		.mem_mb = 1024, .cpus = 2, .repro_ms = 20 * 60 * 1000, .fixed_after = 3,
-		.hook_args = hooks, .stop = &stop, .info = stdout,
+		.corpus = corpus, .hook_args = hooks, .stop = &stop, .info = stdout,
 	};
 	struct sigaction sa = { .sa_handler = on_stop };
 	const struct mmf_opt opts[] = {
@@ -78,6 +78,9 @@ int cmd_nightly(int argc, char **argv)
 			"boot this kernel instead of building the tree ('debian': Debian's)"),
 		MMF_OPT("engine", "E", MMF_OPT_STR, &o.engine,
 			"mmfuzz: the guests' own loop; afl: AFL++ over KCOV", .def = "mmfuzz"),
+		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
+			"seeds, as campaign --corpus takes them (repeatable); none:\n"
+			"generation alone", .hi = MMF_NIGHTLY_CORPUS, .def = "the project's corpus/"),
 		MMF_OPT("no-bisect", NULL, MMF_OPT_FLAG, &o.no_bisect,
 			"no cause bisection of tonight's new bugs (see mmfuzz bisect)"),
 		MMF_OPT("hook-arg", "ARG", MMF_OPT_STRS, hooks,

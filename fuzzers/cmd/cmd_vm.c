@@ -120,7 +120,7 @@ int cmd_vm(int argc, char **argv)
 			"see 'mmfuzz campaign'); mmfuzz: the guest's own loop",
 			.def = "afl on a KCOV kernel, afl-fuzz installed"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
-			"afl: seeds (repeatable)", .hi = ARRAY_SIZE(corpus) - 1,
+			"seeds (repeatable); none: generation alone", .hi = ARRAY_SIZE(corpus) - 1,
 			.def = "the project's corpus/"),
 		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &focus,
 			"afl: the coverage that counts: all, mm, FILE[,FILE...]", .def = "mm"),

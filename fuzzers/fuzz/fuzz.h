@@ -44,6 +44,12 @@ struct mmf_fuzz_opts {
 	int corrupt_after, corrupt_tag;
 	bool no_race;		/* mmf_exec_opts.no_race */
 	struct mmf_stress_sel stress;	/* stressors beside the fuzzer */
+	/* Programs the pool starts with; from seeds_from on (-1: none) each
+	 * runs once, as it is, before any other (a campaign's seed pass, which
+	 * a guest's next boot goes on with after a crash).
+	 */
+	const struct mmf_prog *seeds;
+	int nr_seeds, seeds_from;
 };
 
 struct mmf_fuzz_stats {
@@ -51,6 +57,14 @@ struct mmf_fuzz_stats {
 	struct mmf_tally tally;		/* the reports saved, by title */
 	struct mmf_callstats percall;	/* each call's results */
 };
+
+/*
+ * The seeds in path ("-": standard input), a stream as model/prog.h says
+ * (MMF_SEED_MARK ... MMF_SEEDS_END), waiting up to a minute for its end.
+ * 0 with *progs (free it) and *nr, or -1 with a one-line reason in err.
+ */
+int mmf_fuzz_seeds_read(const char *path, struct mmf_prog **progs, int *nr, char *err,
+			size_t n);
 
 /* Run until the budget is spent or SIGINT/SIGTERM; 0, or -1 with a message. */
 int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,

@@ -251,7 +251,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	struct mmf_rand rnd;
 	struct vmstat v0;
 	char *logpath;
-	int npool = 0;
+	int npool = 0, next_seed = o->seeds_from >= 0 ? o->seeds_from : o->nr_seeds;
 
 	memset(st, 0, sizeof(*st));
 	mmf_rand_seed(&rnd, o->seed);
@@ -286,11 +286,15 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		run = NULL;
 	}
 	read_vmstat(&v0);
+	for (; npool < o->nr_seeds && npool < POOL_MAX; npool++)
+		pool[npool] = o->seeds[npool];
 	while (!stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms) {
 		struct mmf_exec_result r;
 
 		test_hooks(o, st);
-		if (!npool || mmf_rand_oneof(&rnd, 3)) {
+		if (next_seed < o->nr_seeds) {
+			prog = o->seeds[next_seed++];
+		} else if (!npool || mmf_rand_oneof(&rnd, 3)) {
 			mmf_prog_generate(&rnd, 4 + mmf_rand_below(&rnd, o->max_calls), &prog);
 		} else {
 			prog = pool[mmf_rand_below(&rnd, npool)];

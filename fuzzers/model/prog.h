@@ -227,6 +227,13 @@ uint64_t mmf_prog_hash(const struct mmf_prog *p);
 /* Text codec (text.c): one statement per line, see corpus/ for examples. */
 struct strbuf;
 void mmf_prog_print(const struct mmf_prog *p, struct strbuf *sb);
+/*
+ * A stream of seed programs (a campaign's host to its guests' fuzzers): each
+ * program's text after a line MMF_SEED_MARK NAME, the stream ended by a
+ * line MMF_SEEDS_END.
+ */
+#define MMF_SEED_MARK	"# mmfuzz: seed "
+#define MMF_SEEDS_END	"# mmfuzz: seeds end"
 /* Parse; on error returns -1 with "line N: reason" in err. */
 int mmf_prog_parse(const char *text, struct mmf_prog *p, char *err, size_t errlen);
 /* Print one call (no indent, no newline), as in the text form. */

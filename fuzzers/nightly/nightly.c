@@ -260,7 +260,7 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .repro_ms = o->repro_ms,
 		.hook_args = o->hook_args, .stop = o->stop, .info = o->info,
 	};
-	const char *corpus[2] = { 0 };
+	const char *corpus[MMF_NIGHTLY_CORPUS + 1] = { 0 };
 	struct mmf_autorepro *ar = NULL;
 	struct mmf_campaign_stats st;
 	struct mmf_vm_images im;
@@ -287,6 +287,8 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 	co.cover = im.kcov == 1;
 	ro.kernel = im.kernel;
 	ro.workdir = mmf_xasprintf("%s/repro/%s", nt->dir, arch);
+	for (int i = 0; o->corpus && o->corpus[i] && i < MMF_NIGHTLY_CORPUS; i++)
+		corpus[i] = o->corpus[i];
 	rc = mmf_campaign_engine(&co, o->engine ? o->engine : "mmfuzz", &im, corpus, &afl, err, n);
 	if (!rc && mmf_mkdir_p(co.out, 0755)) {
 		snprintf(err, n, "cannot create %s: %s", co.out, strerror(errno));

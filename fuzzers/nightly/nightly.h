@@ -32,6 +32,7 @@
 
 #define MMF_NIGHTLY_MAX_ARCH	2
 #define MMF_NIGHTLY_HOOK_ARGS	8
+#define MMF_NIGHTLY_CORPUS	16	/* --corpus entries */
 
 struct mmf_nightly_opts {
 	const char *tree;	/* the kernel tree to build; NULL with kernel */
@@ -44,6 +45,10 @@ struct mmf_nightly_opts {
 	int64_t repro_ms;	/* one title's reproduction at most */
 	int fixed_after;	/* nights not seen before a bug is "likely fixed" */
 	const char *engine;	/* campaign/afl.h's choice; NULL: mmfuzz */
+	/* Seeds as campaign --corpus takes them (NULL-terminated; empty: the
+	 * project's corpus/; "none": generation alone).
+	 */
+	const char *const *corpus;
 	bool no_bisect;		/* no cause bisection of tonight's new bugs */
 	/* Test hooks, for the fuzzing guests and the reproducing ones alike. */
 	const char *const *hook_args;

@@ -758,10 +758,11 @@ void mmf_vm_snapshot_console(const char *dir, int fd)
 	free(path);
 }
 
-int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n)
+int mmf_vm_go(struct mmf_vm *vm, const char *options, const char *data, char *err, size_t n)
 {
 	/* The options first: the guest's own come after, and the last of two wins. */
-	char *line = mmf_xasprintf("%s %s\n", options, vm->go_args ? vm->go_args : "");
+	char *line = mmf_xasprintf("%s %s\n%s", options, vm->go_args ? vm->go_args : "",
+				   data ? data : "");
 	int r = vm->port_fd[PORT_GO] < 0 ? -1 : mmf_write_all(vm->port_fd[PORT_GO], line,
 								   strlen(line));
 
@@ -786,7 +787,7 @@ void mmf_vm_snap_free(struct mmf_vm_snap *s)
 }
 
 int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char *options,
-		      int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
+		      const char *data, int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
 		      char *err, size_t n)
 {
 	why[0] = '\0';
@@ -799,7 +800,7 @@ int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char
 	c->restore = s->saved && !s->off ? s->dir : NULL;
 	c->snapshot = !s->saved && !s->off;
 	if (c->restore) {
-		if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, why, wn)) {
+		if (!mmf_vm_start(c, vmp, why, wn) && !mmf_vm_go(*vmp, options, data, why, wn)) {
 			mmf_vm_snapshot_console(s->dir, console_fd);
 			s->at_point = false;
 			return 1;
@@ -819,7 +820,7 @@ int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char
 }
 
 int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *console,
-		      const char *options, char *err, size_t n)
+		      const char *options, const char *data, char *err, size_t n)
 {
 	const char *p = console ? strstr(console, MMF_VM_SNAPSHOT_POINT) : NULL;
 	char goerr[256];
@@ -845,7 +846,7 @@ int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *cons
 	}
 	if (s->saved && s->key)
 		mmf_vm_snapshot_keep(s->key, s->dir);
-	if (mmf_vm_go(vm, options, goerr, sizeof(goerr))) {
+	if (mmf_vm_go(vm, options, data, goerr, sizeof(goerr))) {
 		len = strlen(err);
 		snprintf(err + len, n - len, "%s%s", len ? "; " : "", goerr);
 	}

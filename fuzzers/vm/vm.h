@@ -202,9 +202,10 @@ void mmf_vm_snapshot_keep(const char *key, const char *dir);
 /*
  * Let the guest waiting at its snapshot point go on, with these options
  * and then its own (guest_args: with snapshots they travel here, not on
- * the kernel's command line).
+ * the kernel's command line). data (NULL: none) follows the line on the
+ * port, which is the guest fuzzer's standard input (a campaign's seeds).
  */
-int mmf_vm_go(struct mmf_vm *vm, const char *options, char *err, size_t n);
+int mmf_vm_go(struct mmf_vm *vm, const char *options, const char *data, char *err, size_t n);
 /*
  * One guest's snapshot over its boots, as campaigns and reproducing guests
  * use it: the first boot is saved at its snapshot point into dir and kept
@@ -226,23 +227,23 @@ void mmf_vm_snap_init(struct mmf_vm_snap *s, char *dir);
 /* Remove dir and what is in it (the cache keeps its own links). */
 void mmf_vm_snap_free(struct mmf_vm_snap *s);
 /*
- * Start the guest: restored from s and let go with options (1), its
+ * Start the guest: restored from s and let go with options and data (1), its
  * console (console_fd) starting with the boot it was saved from; when it
  * cannot be (the reason in why, else why is "") or there is no snapshot
  * yet, booted (0), stopping at the snapshot point unless s->off. -1 and
  * err if the boot fails.
  */
 int mmf_vm_snap_start(struct mmf_vm_snap *s, struct mmf_vm_config *c, const char *options,
-		      int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
+		      const char *data, int console_fd, struct mmf_vm **vmp, char *why, size_t wn,
 		      char *err, size_t n);
 /*
  * While s->at_point, with the guest's console so far: once it waits at its
  * snapshot point, save it if it offers to (s->saved, kept in the cache),
- * then let it go with options. 0 not there yet, 1 past it (at_point
- * cleared); err holds what failed, else "".
+ * then let it go with options and data. 0 not there yet, 1 past it
+ * (at_point cleared); err holds what failed, else "".
  */
 int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *console,
-		      const char *options, char *err, size_t n);
+		      const char *options, const char *data, char *err, size_t n);
 /* Is QEMU still running? Reaps it when it is not. */
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*

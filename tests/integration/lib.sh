@@ -95,11 +95,12 @@ check_clean() {
 		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(our_knobs) | grep '^[<>]')"
 }
 
-# fuzzing_kernel: the x86_64 fuzzing kernel's cache entry (built if need
-# be), not the newest entry: that may be a kernel with a bug on purpose.
+# fuzzing_kernel [PATCH...]: the x86_64 fuzzing kernel's cache entry (built
+# if need be; with PATCH..., an incremental build), not the newest entry:
+# that may be a kernel with a bug on purpose.
 fuzzing_kernel() {
 	local out
-	out=$(make --no-print-directory -s kernel ARCH=x86_64 2>"$TMP/build.log") ||
+	out=$(make --no-print-directory -s kernel ARCH=x86_64 PATCHES="$*" 2>"$TMP/build.log") ||
 		{ tail -20 "$TMP/build.log" >&2; fail "make kernel failed"; }
 	printf '%s\n' "${out##*$'\n'}"
 }

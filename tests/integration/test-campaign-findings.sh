@@ -7,16 +7,26 @@
 # cut from the console at its end and the guest is restarted after it.
 # Every finding the guest printed is in the store with its program, and a
 # SIGKILL of the campaign right after the guest printed one loses nothing.
+# The guest gets its seed from the host and runs it first: the finding it
+# makes is credited to that file, the others to the fuzzer.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
 out=$TMP/c
 rc=0
+mkdir "$TMP/seeds"
+cat >"$TMP/seeds/corrupt.mmf" <<'P'
+m0 = mmap(0, 4, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)
+write(m0, 0, 4, 0x5a)
+read(m0, 0, 4)
+read(m0, 0, 4)
+read(m0, 0, 4)
+P
 # Until the guest restored after the kernel's report runs programs (100 s at most).
 restored() { grep -q '^mmfuzz: vm 0: boot 2: first program' "$TMP/log"; }
 stop_when restored "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 100s --kernel debian \
 	--guest-arg --corrupt-after --guest-arg 3 --guest-arg --kmsg-after --guest-arg 40 \
-	--out "$out" >"$TMP/log" 2>&1 || rc=$?
+	--corpus "$TMP/seeds" --out "$out" >"$TMP/log" 2>&1 || rc=$?
 grep -v '^mmfuzz: vm 0: qemu' "$TMP/log" | grep -v 'REPORT: DATA CORRUPTION' | tail -n 30
 [ $rc -eq 3 ] || fail "campaign exit status $rc, expected 3 (new titles)"
 
@@ -27,6 +37,14 @@ bug=$("$MMFUZZ" triage show "$out" 'BUG: Bad rss-counter state' | sed -n 's/^dir
 [ -d "$bug" ] || fail "no Bad rss-counter state bug in the store"
 grep -q 'type:MM_SWAPENTS' "$bug/log.0" || fail "the kernel's report saved without its console"
 grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "the kernel's report without programs"
+
+# The seed: sent, run first, its finding credited to it.
+grep -aq ', 1 seed(s) run first, ' "$out"/vm-0/boot-1/console.log ||
+	fail "the guest did not get its seed: $(grep -a 'fuzzing natively' "$out"/vm-0/boot-1/console.log)"
+grep -lqx "found_by: seed $TMP/seeds/corrupt.mmf" "$out"/crashes/*/meta ||
+	fail "no finding is credited to the seed: $(cat "$out"/crashes/*/meta | grep found_by)"
+grep -lqx 'found_by: fuzzer' "$out"/crashes/*/meta ||
+	fail "no finding is credited to the fuzzer: $(cat "$out"/crashes/*/meta | grep found_by)"
 
 # The oracle's reports: in boot 1, before the kernel's, with their program.
 first=$(grep -n 'REPORT: DATA CORRUPTION' "$TMP/log" | head -n 1 | cut -d: -f1)
@@ -82,7 +100,7 @@ first() { grep -a -m 1 -A 12 '^# mmfuzz: executing program' "$1"; }
 # SIGKILL right after the guest printed a finding: the store has it. In
 # whichever boot: Debian's kernel may end one under TCG on its own.
 out2=$TMP/k
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --corpus none --duration 10m --kernel debian \
 	--guest-arg --corrupt-after --guest-arg 3 --out "$out2" >"$TMP/log2" 2>&1 &
 pid=$!
 printed() { cat "$out2"/vm-0/boot-*/console.log 2>/dev/null | grep -a -m 1 '^REPORT: DATA CORRUPTION'; }

@@ -11,7 +11,7 @@ out="$TMP/c"
 # Until a guest that replaced the silent one runs programs (170 s at most):
 # boot 2, or a later one if Debian's kernel ended boot 2 on its own.
 restarted() { grep -q 'boot \([2-9]\|[1-9][0-9]\): first program' "$TMP/log"; }
-stop_when restarted "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 170s --kernel debian \
+stop_when restarted "$MMFUZZ" campaign --arch x86_64 --vms 1 --corpus none --duration 170s --kernel debian \
 	--hang-timeout 20s --guest-arg --stall-after --guest-arg 12 \
 	--out "$out" >"$TMP/log" 2>&1 && rc=0 || rc=$?
 [ $rc -eq 3 ] || { cat "$TMP/log"; fail "campaign exit $rc, not 3 (the hang is a new title)"; }
@@ -57,7 +57,7 @@ again() {
 	n=$(ended_boot)
 	[ -n "$n" ] && ran_after "$n"
 }
-stop_when again "$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 75s --kernel debian \
+stop_when again "$MMFUZZ" campaign --arch x86_64 --vms 1 --corpus none --duration 75s --kernel debian \
 	--guest-arg --duration --guest-arg 10s --out "$TMP/e" >"$TMP/log3" 2>&1 && rc=0 || rc=$?
 summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log3") || { cat "$TMP/log3"; fail "no summary"; }
 if [ $rc -eq 3 ] && grep -q ' 0 hang(s), 0 lost,' <<<"$summary"; then
@@ -73,7 +73,7 @@ n=$(ended_boot)
 ran_after "$n" || { cat "$TMP/log3"; fail "no boot after boot $n ran programs"; }
 
 # Killed while it runs: what it saved stays, its guests go.
-"$MMFUZZ" campaign --arch x86_64 --vms 1 --duration 10m --kernel debian \
+"$MMFUZZ" campaign --arch x86_64 --vms 1 --corpus none --duration 10m --kernel debian \
 	--out "$out" >"$TMP/log2" 2>&1 &
 pid=$!
 wait_for $pid 120 grep -q 'boot 1: first program' "$TMP/log2" ||

@@ -21,7 +21,7 @@ night() {	# night LOG ARGS...: one night; its exit status in $rc
 	local log=$1
 	shift
 	rc=0
-	"$MMFUZZ" nightly --store "$S" --kernel debian --vms 2 --repro-time 30s "$@" \
+	"$MMFUZZ" nightly --store "$S" --kernel debian --vms 2 --corpus none --repro-time 30s "$@" \
 		>"$log" 2>&1 || rc=$?
 	grep '^nightly: ' "$log" | grep -v "^nightly: repro [0-9]*: '.*': \(trying\|[a-z_]* at statement\)" || true
 }
