@@ -27,7 +27,10 @@ struct mmf_guest_repro_opts {
 	const char *workdir;	/* boot-N/ with disks and console.log */
 	int mem_mb, cpus;
 	const char *append;	/* more kernel command line, NULL for none */
-	int64_t timeout_ms;	/* one request, under KVM: scaled by the slowdown */
+	/* One program, the guest's --timeout; a request's, under KVM (scaled by
+	 * the slowdown).
+	 */
+	int64_t timeout_ms;
 	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
 	const char *const *guest_args;
 	FILE *info;		/* "mmfuzz: ..." progress lines, NULL: none */

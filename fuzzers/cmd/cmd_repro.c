@@ -34,7 +34,6 @@ struct repro_cmd {
 	const char *serve, *kernel, *arch, *initrd, *stress;
 	const char *gargs[12];
 	int ng;
-	char timeout[24];
 };
 
 static void log_line(void *ctx, const char *fmt, ...)
@@ -234,8 +233,6 @@ int cmd_repro(int argc, char **argv)
 		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
 					  sizeof(err)))
 			mmf_die("repro: %s", err);
-		snprintf(rc.timeout, sizeof(rc.timeout), "%lldms", (long long)rc.go.timeout_ms);
-		guest_arg(&rc, "--timeout", rc.timeout);
 		rc.go.guest_args = rc.gargs;
 		rc.go.info = stdout;
 		printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,
