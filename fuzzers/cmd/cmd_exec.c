@@ -136,7 +136,8 @@ int cmd_exec(int argc, char **argv)
 		.exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1,
 	};
 	bool native = false, env_on = true, quiet = false;
-	const char *kernel = NULL, *arch = "x86_64", *exec_log = NULL, *gargs[3] = { NULL };
+	const char *kernel = NULL, *arch = "x86_64", *exec_log = NULL, *gargs[5] = { NULL };
+	char slow[16];
 	const char *cover = NULL;
 	/* eo.timeout_ms is an int, the table's durations int64_t. */
 	int64_t timeout_ms = 30000;
@@ -209,6 +210,14 @@ int cmd_exec(int argc, char **argv)
 		if (mmf_prog_parse(text, &progs[i], err, sizeof(err)))
 			mmf_die("%s: %s", path, err);
 		free(text);
+	}
+	if (kernel && eo.slowdown) {
+		int n = gargs[0] ? 2 : 0;	/* after --acct-skew's pair */
+
+		/* The guest's runner takes it in place of its accelerator's. */
+		snprintf(slow, sizeof(slow), "%d", eo.slowdown);
+		gargs[n] = "--slowdown";
+		gargs[n + 1] = slow;
 	}
 	if (kernel)
 		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,

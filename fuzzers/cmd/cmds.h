@@ -15,6 +15,7 @@
 int cmd_exec(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+int cmd_perf_hold(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);

@@ -58,7 +58,11 @@ static inline bool mmf_has_call(const struct mmf_prog *p, int id)
  */
 long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd);
 
-/* Once per runner process, before any program (calls/map.c). */
-void mmf_exec_map_init(void);
+/*
+ * Once per runner process, before any program (calls/map.c): a perf event
+ * held open, so that special_map's do not patch kernel text; 0, or -1
+ * with errno.
+ */
+int mmf_exec_map_init(void);
 
 #endif

@@ -113,7 +113,7 @@ static int perf(void)
  * crashed a 6.12 guest with "Oops: int3" in __schedule: an emulator
  * artefact, not a finding.
  */
-void mmf_exec_map_init(void)
+int mmf_exec_map_init(void)
 {
 	struct perf_event_attr a;
 
@@ -122,7 +122,7 @@ void mmf_exec_map_init(void)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_DUMMY;
 	a.exclude_kernel = 1;
-	syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) < 0 ? -1 : 0;
 }
 
 /*
