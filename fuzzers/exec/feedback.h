@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Feedback without KCOV (Debian's and production kernels): what a program
- * did to the machine and to its pages, written into the same edge map
- * AFL++ reads (exec/kcov.h, with mmf_cover.state set):
+ * State feedback: what a program did to the machine and to its pages,
+ * written into the same edge map AFL++ reads (exec/kcov.h, with
+ * mmf_cover.state set), beside KCOV's edges where the kernel has KCOV and
+ * alone where it has not (Debian's and production kernels):
  *
  * - per call: the call and its result's class (ok, or the errno);
  * - per ranged call: each page's state before and after it (present,

@@ -84,7 +84,7 @@ static bool task_open(void)
 
 void mmf_kcov_call_begin(struct mmf_cover *c)
 {
-	if (c && !c->state && task_open())
+	if (c && task_open())
 		__atomic_store_n(&trace.area[0], 0, __ATOMIC_RELAXED);
 }
 

@@ -21,7 +21,11 @@
 struct mmf_cover {
 	/* The focus, NULL for all PCs: set before the program forks. */
 	const struct mmf_focus *focus;
-	/* No KCOV here: the edges are the state feedback (exec/feedback.h). */
+	/*
+	 * The state feedback (exec/feedback.h) goes into edges too, beside
+	 * KCOV's where the kernel has it: a program that makes a state new to
+	 * the run counts even when it runs no new line.
+	 */
 	bool state;
 	uint64_t nr_pcs;	/* distinct PCs in pcs[] */
 	uint64_t lost;		/* PCs not kept: the set or a trace was full */

@@ -61,15 +61,15 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 		cover = mmf_cover_new(NULL);
 	if (!cover)
 		return -1;
-	/* Without KCOV, what the program did to the machine and its pages. */
-	cover->state = !mmf_kcov_available();
+	/* What the program did to the machine and its pages, KCOV or not. */
+	cover->state = true;
 	cover->focus = focused ? &focus : NULL;
 	eo.cover = cover;
 	if (mmf_exec_prog(&p, &eo, &r))
 		return -1;
 	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s %llu %llu\n",
 		      mmf_run_status_name(r.status), (unsigned long long)r.ns,
-		      cover->state ? "state" : "kcov", (unsigned long long)r.user_ns,
+		      mmf_kcov_available() ? "kcov+state" : "state", (unsigned long long)r.user_ns,
 		      (unsigned long long)r.sys_ns);
 	for (int i = 0; i < r.nr_reports; i++) {
 		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
