@@ -8,9 +8,13 @@
 # seconds from the campaign's start to its first title in the store, what
 # found it (found_by in its meta: a corpus file run unchanged, or a program
 # the fuzzer made), and the title; then a summary per engine and mode. A
-# finding on the clean kernel is a false positive or a real bug of it.
+# finding on the clean kernel is a false positive or a real bug of it. A
+# campaign stops at its first title (BENCH_KEEP=1: it runs its budget).
 set -eu
+{ # read whole before running: editing this file cannot derail a run in progress
 top=$(cd "$(dirname "$0")/.." && pwd)
+# BENCH_KEEP=1: campaigns run their whole budget (every title they find).
+keep=${BENCH_KEEP:-0}
 budget=${1:-6m}
 engines=${2:-afl mmfuzz}
 modes=${3:-corpus none}
@@ -44,12 +48,25 @@ for p in clean "${bugs[@]}"; do
 			"$mmfuzz" campaign --engine "$e" --kernel "$kdir/bzImage" \
 				--vmlinux "$kdir/vmlinux" --duration "$budget" \
 				--corpus "$([ "$m" = corpus ] && echo "$top/corpus" || echo none)" \
-				--out "$o" >"$o.log" 2>&1 || true
+				--out "$o" >"$o.log" 2>&1 &
+			pid=$!
+			# The first title is the measure: the campaign stops there.
+			while kill -0 $pid 2>/dev/null; do
+				if [ "$keep" = 0 ] && compgen -G "$o/crashes/*/title" >/dev/null; then
+					kill -INT $pid
+					break
+				fi
+				sleep 1
+			done
+			wait $pid || true
 			first=$(find "$o/crashes" -mindepth 2 -maxdepth 2 -name title \
 				-printf '%T@ %h\n' 2>/dev/null | sort -n | head -n1)
 			if [ -z "$first" ]; then
+				# A bug every boot meets is no measure of the search: said so.
+				boot=$(cat "$o"/boot-crashes/*/title 2>/dev/null | head -n1)
+				[ -z "$boot" ] || boot="at boot: $boot"
 				printf '%-24s %-7s %-7s %8s  %-30s %s\n' "$bug" "$e" "$m" - - \
-					"none in $budget"
+					"${boot:-none in $budget}"
 				printf '%s\t%s\t%s\t-\t-\n' "$bug" "$e" "$m" >>"$results"
 				continue
 			fi
@@ -86,3 +103,5 @@ awk -F '\t' '
 				k, found[k], own[k], med, clean[k]
 		}
 	}' "$results" | sort
+exit
+}
