@@ -20,14 +20,20 @@ static const char epilog[] =
 	"a fresh guest follows a kernel report.\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
+/* An option for a guest's mmfuzz: the same one again replaces it (one pair each). */
+static void guest_arg(const char **gargs, const char *opt, const char *val)
+{
+	while (*gargs && strcmp(*gargs, opt))
+		gargs += 2;
+	gargs[0] = opt;
+	gargs[1] = val;
+}
+
 /* --acct-skew: checked and set here, and sent to a guest's mmfuzz. */
 static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 {
-	const char **gargs = dst;
-
 	mmf_acct_skew_set("exec", arg);
-	gargs[0] = "--acct-skew";
-	gargs[1] = arg;
+	guest_arg(dst, "--acct-skew", arg);
 	return 0;
 }
 
@@ -212,12 +218,9 @@ int cmd_exec(int argc, char **argv)
 		free(text);
 	}
 	if (kernel && eo.slowdown) {
-		int n = gargs[0] ? 2 : 0;	/* after --acct-skew's pair */
-
 		/* The guest's runner takes it in place of its accelerator's. */
 		snprintf(slow, sizeof(slow), "%d", eo.slowdown);
-		gargs[n] = "--slowdown";
-		gargs[n + 1] = slow;
+		guest_arg(gargs, "--slowdown", slow);
 	}
 	if (kernel)
 		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,
