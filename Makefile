@@ -158,6 +158,10 @@ layers:
 	@scripts/check-layers.sh
 	@scripts/check-calls.sh
 
+# The kernel's coding style (checkpatch --no-tree -f) on every C file.
+style:
+	@scripts/style.sh
+
 # The whole suite: what CI runs. Integration tests need root and change swap.
 check:
 	@$(MAKE) --no-print-directory layers
@@ -243,7 +247,8 @@ bench-coverage: all
 ENGINES	?= afl mmfuzz
 CORPUS	?= corpus none
 bench-bugs: all
-	@scripts/bench-bugs.sh $(BUDGET) "$(ENGINES)" "$(CORPUS)"
+	@scripts/bench-bugs.sh $(if $(filter command line environment,$(origin BUDGET)),$(BUDGET),6m) \
+		"$(ENGINES)" "$(CORPUS)"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mmfuzz/corpus
@@ -255,7 +260,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all unit integration layers check fuzz fuzz-native bench bench-coverage bench-bugs install clean static static-arm64
+.PHONY: FORCE all unit integration layers style check fuzz fuzz-native bench bench-coverage bench-bugs install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -68,23 +68,8 @@ mkdir -p "$cache/kernel" "$cache/obj" "$cache/src" || die "cannot create the cac
 # The source tree and what identifies its content.
 treeid=
 if [ -z "$ksrc" ]; then
-	tarball=${MMFUZZ_KTARBALL:-/usr/src/linux-source-6.12.tar.xz}
-	[ -f "$tarball" ] || die "$tarball not found: install linux-source-6.12 or give KSRC=path"
-	ksrc=$cache/src/linux-source-6.12
-	treeid=$(stat -c '%n %s %Y' "$tarball")
-	# Unpacked again when the package brings another tarball.
-	exec 8>"$cache/src/.lock"
-	flock 8
-	if [ "$(cat "$ksrc.id" 2>/dev/null)" != "$treeid" ] || [ ! -f "$ksrc/Makefile" ]; then
-		echo "build-kernel: unpacking $tarball into $cache/src (once)" >&2
-		tmp=$(mktemp -d "$cache/src/.unpack.XXXXXX")
-		tar -xJf "$tarball" -C "$tmp" || { rm -rf "$tmp"; die "cannot unpack $tarball"; }
-		rm -rf "$ksrc"
-		mv "$tmp/linux-source-6.12" "$ksrc" && rmdir "$tmp" ||
-			die "$tarball does not hold linux-source-6.12/"
-		echo "$treeid" >"$ksrc.id"
-	fi
-	exec 8>&-
+	{ read -r ksrc && read -r treeid; } < <("$top/scripts/kernel-source.sh") ||
+		die "no kernel source"
 else
 	[ -d "$ksrc" ] || die "KSRC=$ksrc is not a directory"
 	ksrc=$(cd "$ksrc" && pwd -P)
