@@ -57,18 +57,16 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 		.ready = "mmfuzz: fuzzing natively",
 		.ended = ENDED,
 	};
-	const char *args[32];
-	char dur[32], timeout[32], why[256], *work, *exec_log, *console, *pcs = NULL;
+	struct mmf_guest_argv args = { 0 };
+	char why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
-		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args,
+		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args.v,
 		.findings = true,
 	};
-	int na = 0, r;
+	int r;
 
-	/* The guest fuzzes past the budget: the host ends it. */
-	snprintf(dur, sizeof(dur), "%llds", (long long)(left_ms / 1000 + 60));
 	/* A restored guest would repeat its first boot's programs without a seed of its own. */
 	r = snprintf(g->go, sizeof(g->go), "--seed %llu --seeds -",
 		     (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^
@@ -76,20 +74,15 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	/* Each seed runs once as it is, from where the last boot's pass stopped. */
 	if (g->seeds_done < g->nr_seeds)
 		snprintf(g->go + r, sizeof(g->go) - r, " --seeds-from %d", g->seeds_done);
-	args[na++] = "--duration";
-	args[na++] = dur;
-	/* A program's time, as 'mmfuzz vm' gives it: the slowdown's multiple. */
-	snprintf(timeout, sizeof(timeout), "%ds", MMF_VM_PROG_MS / 1000 * slow);
-	args[na++] = "--timeout";
-	args[na++] = timeout;
-	for (int i = 0; o->guest_args && o->guest_args[i] && na < 28; i++)
-		args[na++] = o->guest_args[i];
+	/* The guest fuzzes past the budget: the host ends it. */
+	mmf_guest_argv_opt(&args, "--duration", "%llds", (long long)(left_ms / 1000 + 60));
+	mmf_guest_argv_timeout(&args, o->accel);
+	mmf_guest_argv_list(&args, o->guest_args);
 	g->boot++;
-	if (o->nr_lkdtm) {
-		args[na++] = "--lkdtm";
-		args[na++] = o->lkdtm[(g->boot - 1) % o->nr_lkdtm];
-	}
-	args[na] = NULL;
+	if (o->nr_lkdtm)
+		mmf_guest_argv_opt(&args, "--lkdtm", "%s", o->lkdtm[(g->boot - 1) % o->nr_lkdtm]);
+	if (mmf_guest_argv_check(&args, err, n))
+		return -1;
 	work = mmf_xasprintf("%s/boot-%d", g->dir, g->boot);
 	if (mmf_mkdir_p(work, 0755)) {
 		snprintf(err, n, "cannot create %s: %s", work, strerror(errno));

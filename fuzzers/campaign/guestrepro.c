@@ -24,8 +24,7 @@ struct mmf_guest_repro {
 	struct strbuf console;	/* console since the current request (or boot) */
 	struct strbuf ctl;	/* control channel bytes not yet a whole line */
 	/* The guest's options: o.guest_args, then its programs' timeout. */
-	const char **args;
-	char timeout[24];
+	struct mmf_guest_argv args;
 };
 
 static void info(struct mmf_guest_repro *g, const char *fmt, ...)
@@ -67,19 +66,11 @@ struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o
 {
 	struct mmf_guest_repro *g = mmf_xcalloc(1, sizeof(*g));
 
-	int n = 0;
-
 	g->o = *o;
-	while (o->guest_args && o->guest_args[n])
-		n++;
-	g->args = mmf_xcalloc(n + 3, sizeof(*g->args));
-	if (n)
-		memcpy(g->args, o->guest_args, n * sizeof(*g->args));
+	mmf_guest_argv_list(&g->args, o->guest_args);
 	/* The guest's timeout is the requests': its runner ends a program in time. */
-	snprintf(g->timeout, sizeof(g->timeout), "%lldms", (long long)o->timeout_ms);
-	g->args[n] = "--timeout";
-	g->args[n + 1] = g->timeout;
-	g->o.guest_args = g->args;
+	mmf_guest_argv_opt(&g->args, "--timeout", "%lldms", (long long)o->timeout_ms);
+	g->o.guest_args = g->args.v;
 	g->console_fd = -1;
 	mmf_vm_snap_init(&g->snap, mmf_xasprintf("%s/snapshot", o->workdir));
 	mmf_sb_init(&g->console);
@@ -115,7 +106,6 @@ void mmf_guest_repro_free(struct mmf_guest_repro *g)
 	mmf_vm_snap_free(&g->snap);
 	mmf_sb_free(&g->console);
 	mmf_sb_free(&g->ctl);
-	free(g->args);
 	free(g);
 }
 

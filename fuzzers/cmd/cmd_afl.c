@@ -26,8 +26,8 @@ int cmd_afl_target(int argc, char **argv)
 	};
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *focus = NULL, *weights = NULL;
 	struct mmf_focus_weights fw;
-	const char *gargs[20] = { "--timeout", NULL, "--stress" }, *user[12] = { 0 };
-	int ng = 4;
+	const char *user[12] = { 0 }, *extra[5] = { "--stress" };
+	struct mmf_guest_argv gargs = { 0 };
 	const char *stress = mmf_stress_default, *selftest = NULL;
 	char lkdtm[64];
 	const struct mmf_opt opts[] = {
@@ -64,7 +64,7 @@ int cmd_afl_target(int argc, char **argv)
 		.tables = tables, .epilog = epilog, .max_args = 1,
 	};
 	struct mmf_vm_images im;
-	char err[512], timeout[24], *log, *plus;
+	char err[512], *log, *plus;
 	struct mmf_stress_sel sel;
 	FILE *info;
 	int i = mmf_opts_parse(&spec, argc, argv), r;
@@ -82,7 +82,7 @@ int cmd_afl_target(int argc, char **argv)
 	plus = mmf_xstrdup(stress);
 	for (char *c = plus; *c; c++)
 		*c = *c == ',' ? '+' : *c;
-	gargs[3] = plus;
+	extra[1] = plus;
 	if (selftest) {
 		const char *colon = strchr(selftest, ':');
 		long long at;
@@ -94,11 +94,9 @@ int cmd_afl_target(int argc, char **argv)
 			mmf_die("afl-target: --selftest-lkdtm: not N:TYPE, e.g. 10:WARNING");
 		o.selftest_exec = at;
 		snprintf(lkdtm, sizeof(lkdtm), MMF_AFL_SELFTEST_TAG ":%s", colon + 1);
-		gargs[ng++] = "--lkdtm-tag";
-		gargs[ng++] = lkdtm;
+		extra[2] = "--lkdtm-tag";
+		extra[3] = lkdtm;
 	}
-	for (int k = 0; user[k]; k++)
-		gargs[ng++] = user[k];
 	if (mmf_mkdir_p(o.store, 0755) || access(o.store, W_OK))
 		mmf_die("afl-target: the store %s is not writable: %s", o.store, strerror(errno));
 	if (mmf_mkdir_p(o.go.workdir, 0755) || access(o.go.workdir, W_OK))
@@ -121,9 +119,11 @@ int cmd_afl_target(int argc, char **argv)
 	if (mmf_guest_repro_setup(&o.go, arch, kernel, initrd, &im, err, sizeof(err)))
 		mmf_die("afl-target: %s", err);
 	o.kernel_name = im.kernel;
-	snprintf(timeout, sizeof(timeout), "%lldms", (long long)o.go.timeout_ms);
-	gargs[1] = timeout;
-	o.go.guest_args = gargs;
+	mmf_guest_argv_list(&gargs, extra);
+	mmf_guest_argv_list(&gargs, user);
+	if (mmf_guest_argv_check(&gargs, err, sizeof(err)))
+		mmf_die("afl-target: %s", err);
+	o.go.guest_args = gargs.v;
 	/* afl-fuzz drops its target's output: the proxy's lines go to a file. */
 	log = mmf_xasprintf("%s/afl-target.log", o.go.workdir);
 	info = fopen(log, "a");

@@ -32,8 +32,7 @@ struct repro_cmd {
 	struct mmf_guest_repro_opts go;
 	bool native;
 	const char *serve, *kernel, *arch, *initrd, *stress;
-	const char *gargs[12];
-	int ng;
+	struct mmf_guest_argv gargs;
 };
 
 static void log_line(void *ctx, const char *fmt, ...)
@@ -51,10 +50,12 @@ static void log_line(void *ctx, const char *fmt, ...)
 /* Test hooks travel to the guest's server as its options. */
 static void guest_arg(struct repro_cmd *rc, const char *opt, const char *val)
 {
-	if (rc->ng + 3 > (int)ARRAY_SIZE(rc->gargs))
-		mmf_die("repro: too many guest options");
-	rc->gargs[rc->ng++] = opt;
-	rc->gargs[rc->ng++] = val;
+	const char *pair[] = { opt, val, NULL };
+	char err[128];
+
+	mmf_guest_argv_list(&rc->gargs, pair);
+	if (mmf_guest_argv_check(&rc->gargs, err, sizeof(err)))
+		mmf_die("repro: %s", err);
 }
 
 static int parse_corrupt_tag(const char *arg, void *dst, char *err, size_t n)
@@ -233,7 +234,7 @@ int cmd_repro(int argc, char **argv)
 		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
 					  sizeof(err)))
 			mmf_die("repro: %s", err);
-		rc.go.guest_args = rc.gargs;
+		rc.go.guest_args = rc.gargs.v;
 		rc.go.info = stdout;
 		printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,
 		       mmf_vm_accel_name(rc.go.accel), im.kernel, rc.go.workdir);

@@ -53,8 +53,7 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 }
 
 /* The AFL++ engine: a campaign of one guest, the same summary and status. */
-static int afl_vm(struct mmf_campaign_opts *co, struct mmf_vm_images *im, const char **gargs,
-		  char *err, size_t n)
+static int afl_vm(struct mmf_campaign_opts *co, struct mmf_vm_images *im, char *err, size_t n)
 {
 	struct mmf_campaign_stats st;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -81,8 +80,22 @@ static int afl_vm(struct mmf_campaign_opts *co, struct mmf_vm_images *im, const 
 	rc = rc ? MMF_EXIT_ERROR : mmf_tally_exit(&st.tally);
 	mmf_tally_free(&st.tally);
 	mmf_vm_images_free(im);
-	free(gargs);
 	return rc;
+}
+
+/*
+ * The guest's options: budget, seed, a program timeout that scales with
+ * accel, then --guest-arg's and those after --.
+ */
+static void guest_argv(struct mmf_guest_argv *a, int64_t duration_ms, uint64_t seed,
+		       enum mmf_vm_accel accel, const char *const *gopts, char **rest)
+{
+	*a = (struct mmf_guest_argv){ 0 };
+	mmf_guest_argv_opt(a, "--duration", "%lldms", (long long)duration_ms);
+	mmf_guest_argv_opt(a, "--seed", "%llu", (unsigned long long)seed);
+	mmf_guest_argv_timeout(a, accel);
+	mmf_guest_argv_list(a, gopts);
+	mmf_guest_argv_list(a, (const char *const *)rest);
 }
 
 int cmd_vm(int argc, char **argv)
@@ -132,14 +145,14 @@ int cmd_vm(int argc, char **argv)
 		.tables = tables, .epilog = epilog, .max_args = -1,
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[512], seedbuf[32], budget[32], timeout[32];
+	char err[512];
 	char *console, *exec_log, *work, *line, *store, *summary;
 	struct mmf_tally tally = { 0 };
 	struct mmf_receiver rx;
-	const char **gargs;
+	struct mmf_guest_argv gargs;
 	struct mmf_vm_run_result r = { 0 };
 	struct mmf_vm_images im;
-	int na = 0, rc = 1, found;
+	int rc = 1, found;
 	int i = mmf_opts_parse(&spec, argc, argv);
 
 	c.arch = mmf_vm_arch_find(arch);
@@ -152,29 +165,11 @@ int cmd_vm(int argc, char **argv)
 	ro.echo = echo ? stdout : NULL;
 	c.accel = mmf_vm_accel_detect(c.arch, NULL);
 
-	/*
-	 * The guest's options: budget, seed, a program timeout that scales,
-	 * then --guest-arg's (up to all but gopts' last slot), those after --
-	 * and the NULL.
-	 */
-	gargs = mmf_xcalloc(6 + ARRAY_SIZE(gopts) + argc - i, sizeof(*gargs));
-	snprintf(budget, sizeof(budget), "%lldms", (long long)ro.duration_ms);
-	snprintf(seedbuf, sizeof(seedbuf), "%llu", (unsigned long long)seed);
-	snprintf(timeout, sizeof(timeout), "%ds",
-		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
-	gargs[na++] = "--duration";
-	gargs[na++] = budget;
-	gargs[na++] = "--seed";
-	gargs[na++] = seedbuf;
-	gargs[na++] = "--timeout";
-	gargs[na++] = timeout;
-	for (int k = 0; gopts[k]; k++)
-		gargs[na++] = gopts[k];
-	while (i < argc)
-		gargs[na++] = argv[i++];
-	c.guest_args = gargs;
+	guest_argv(&gargs, ro.duration_ms, seed, c.accel, gopts, argv + i);
+	c.guest_args = gargs.v;
 	/* Refuse options the command line cannot carry before fetching anything. */
-	line = mmf_vm_cmdline(&c, err, sizeof(err));
+	line = mmf_guest_argv_check(&gargs, err, sizeof(err)) ? NULL :
+								 mmf_vm_cmdline(&c, err, sizeof(err));
 	if (!line)
 		mmf_die("vm: %s", err);
 	free(line);
@@ -193,19 +188,14 @@ int cmd_vm(int argc, char **argv)
 			.duration_ms = ro.duration_ms, .guest_args = gopts, .focus = focus,
 			.stop = (volatile int *)&stop, .info = stdout,
 		};
-		int ng = 0;
-
 		if (mmf_campaign_engine(&co, engine, &im, corpus, &afl, err, sizeof(err)))
 			mmf_die("vm: %s", err);
-		while (gopts[ng])
-			ng++;
-		if (afl && na > 6 + ng)
+		if (afl && i < argc)
 			mmf_die("vm: options after -- are for the mmfuzz engine's loop");
 		if (afl)
-			return afl_vm(&co, &im, gargs, err, sizeof(err));
+			return afl_vm(&co, &im, err, sizeof(err));
 	}
-	snprintf(timeout, sizeof(timeout), "%ds",
-		 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
+	guest_argv(&gargs, ro.duration_ms, seed, c.accel, gopts, argv + i);
 	work = mmf_xasprintf("%s/scratch", out);
 	exec_log = mmf_xasprintf("%s/exec.log", out);
 	console = mmf_xasprintf("%s/console.log", out);
@@ -245,8 +235,7 @@ int cmd_vm(int argc, char **argv)
 			printf("mmfuzz: the guest did not reach init under KVM (see %s): "
 			       "falling back to TCG\n", console);
 			c.accel = MMF_VM_TCG;
-			snprintf(timeout, sizeof(timeout), "%ds",
-				 MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(c.accel));
+			guest_argv(&gargs, ro.duration_ms, seed, c.accel, gopts, argv + i);
 			continue;
 		}
 		printf("mmfuzz: boot %d of %d: no program ran (a boot failure, not a finding; "
@@ -283,7 +272,6 @@ int cmd_vm(int argc, char **argv)
 	mmf_tally_free(&tally);
 	mmf_receiver_free(&rx);
 	mmf_vm_images_free(&im);
-	free(gargs);
 	free(work);
 	free(exec_log);
 	free(console);

@@ -89,18 +89,18 @@ int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *e
 {
 	const struct mmf_vm_arch *a = o->arch;
 	/* The shard's own options first: a guest argument cannot undo them. */
-	const char *args[MMF_FARM_MAX_ARGS + 8];
-	char seed[32], budget[32], *kernel = url_of(o->kernel), *initrd = url_of(o->initramfs);
+	struct mmf_guest_argv args = { 0 };
+	char *kernel = url_of(o->kernel), *initrd = url_of(o->initramfs);
 	struct mmf_vm_config c = {
 		.arch = a, .accel = o->accel, .cpus = o->cpus, .zram_mb = o->zram_mb,
 		/* panic=0: a panic prints its end line, which ends the monitor (the last panic= counts). */
-		.append = "mmfuzz.mode=farm printk.devkmsg=on panic=0", .guest_args = args,
+		.append = "mmfuzz.mode=farm printk.devkmsg=on panic=0", .guest_args = args.v,
 	};
 	int64_t slow = mmf_vm_slowdown(o->accel);
 	int64_t boot_ms = MMF_VM_BOOT_MS * slow, end_ms = (MMF_VM_PROG_MS + MMF_VM_TEARDOWN_MS) * slow;
 	int64_t test_ms = o->budget_ms + boot_ms + 2 * end_ms + 5 * 60000;
 	char *cmdline = NULL, *extra[16];
-	int nr_args = 0, nr_extra;
+	int nr_extra;
 
 	if (!kernel || !initrd) {
 		snprintf(err, n, "%s: no such file", !kernel ? o->kernel : o->initramfs);
@@ -108,24 +108,18 @@ int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *e
 		free(initrd);
 		return -1;
 	}
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)o->seed);
-	snprintf(budget, sizeof(budget), "%llds", (long long)(o->budget_ms / 1000));
-	args[nr_args++] = "--seed";
-	args[nr_args++] = seed;
-	args[nr_args++] = "--duration";
-	args[nr_args++] = budget;
-	for (int i = 0; o->guest_args && o->guest_args[i] && i < MMF_FARM_MAX_ARGS; i++)
-		args[nr_args++] = o->guest_args[i];
-	args[nr_args] = NULL;
-	cmdline = mmf_vm_cmdline(&c, err, n);
+	mmf_guest_argv_opt(&args, "--seed", "%llu", (unsigned long long)o->seed);
+	mmf_guest_argv_opt(&args, "--duration", "%llds", (long long)(o->budget_ms / 1000));
+	mmf_guest_argv_list(&args, o->guest_args);
+	cmdline = mmf_guest_argv_check(&args, err, n) ? NULL : mmf_vm_cmdline(&c, err, n);
 	if (!cmdline) {
 		free(kernel);
 		free(initrd);
 		return -1;
 	}
 	nr_extra = extra_options(o, extra);
-	mmf_sb_printf(yaml, "# mmfuzz farm: shard %d of %d, seed %llu, %s for %s\n", o->shard,
-		      o->shards, (unsigned long long)o->seed, budget, a->name);
+	mmf_sb_printf(yaml, "# mmfuzz farm: shard %d of %d, seed %llu, %llds for %s\n", o->shard,
+		      o->shards, (unsigned long long)o->seed, (long long)(o->budget_ms / 1000), a->name);
 	mmf_sb_puts(yaml, "device_type: qemu\njob_name: ");
 	{
 		char *name = mmf_xasprintf("mmfuzz %s %s shard %d of %d, seed %llu", o->name,

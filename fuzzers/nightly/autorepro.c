@@ -39,8 +39,6 @@ struct worker {
 struct mmf_autorepro {
 	struct mmf_autorepro_opts o;
 	struct mmf_vm_images im;
-	const char *gargs[MMF_NIGHTLY_HOOK_ARGS + 3];
-	char timeout[24];
 	pthread_mutex_t lock;
 	bool done;		/* fuzzing is over: stop when the queue is empty */
 	int nr_taken;
@@ -287,7 +285,6 @@ struct mmf_autorepro *mmf_autorepro_start(const struct mmf_autorepro_opts *o, ch
 	struct mmf_guest_repro_opts go = {
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .timeout_ms = REQUEST_MS,
 	};
-	int ng = 0;
 
 	a->o = *o;
 	pthread_mutex_init(&a->lock, NULL);
@@ -295,12 +292,7 @@ struct mmf_autorepro *mmf_autorepro_start(const struct mmf_autorepro_opts *o, ch
 		free(a);
 		return NULL;
 	}
-	for (int i = 0; o->hook_args && o->hook_args[i] && ng < MMF_NIGHTLY_HOOK_ARGS; i++)
-		a->gargs[ng++] = o->hook_args[i];
-	snprintf(a->timeout, sizeof(a->timeout), "%dms", REQUEST_MS);
-	a->gargs[ng++] = "--timeout";
-	a->gargs[ng++] = a->timeout;
-	go.guest_args = a->gargs;
+	go.guest_args = o->hook_args;
 	a->w = mmf_xcalloc(o->workers, sizeof(*a->w));
 	for (int i = 0; i < o->workers; i++) {
 		struct worker *w = &a->w[i];

@@ -108,12 +108,11 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 	struct mmf_guest_repro_opts go = {
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .timeout_ms = REQUEST_MS, .workdir = stepdir,
 	};
-	const char *gargs[MMF_NIGHTLY_HOOK_ARGS + 3];
-	char *path = mmf_xasprintf("%s/repro.prog", o->crashdir), *text, *title, timeout[24];
+	char *path = mmf_xasprintf("%s/repro.prog", o->crashdir), *text, *title;
 	struct mmf_prog *progs = mmf_xcalloc(MMF_REPRO_MAX_PROGS, sizeof(*progs));
 	struct mmf_guest_repro *g;
 	struct mmf_vm_images im;
-	int nr, hits = 0, ng = 0;
+	int nr, hits = 0;
 
 	text = mmf_read_file(path, NULL);
 	nr = text ? mmf_progs_parse(text, progs, MMF_REPRO_MAX_PROGS, err, n) : -1;
@@ -130,13 +129,7 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 		return -1;
 	}
 	title[strcspn(title, "\n")] = '\0';
-	for (int i = 0; o->hook_args && o->hook_args[i] && ng < MMF_NIGHTLY_HOOK_ARGS; i++)
-		gargs[ng++] = o->hook_args[i];
-	snprintf(timeout, sizeof(timeout), "%dms", REQUEST_MS);
-	gargs[ng++] = "--timeout";
-	gargs[ng++] = timeout;
-	gargs[ng] = NULL;
-	go.guest_args = gargs;
+	go.guest_args = o->hook_args;
 	g = mmf_guest_repro_new(&go);
 	/* Any hit says bad; good takes every try clean. */
 	for (int i = 0; i < o->tries && !hits; i++) {

@@ -61,6 +61,28 @@ int mmf_vm_slowdown(enum mmf_vm_accel accel);
 #define MMF_VM_TEARDOWN_MS	15000	/* end of the budget to power-off */
 
 /*
+ * The guest fuzzer's options, put together in one place: fixed slots and
+ * the values they format, so a config can point at v for as long as the
+ * struct lives. An option that does not fit marks it full, and
+ * mmf_guest_argv_check() says so before anything starts.
+ */
+#define MMF_GUEST_ARGV_MAX	64
+struct mmf_guest_argv {
+	const char *v[MMF_GUEST_ARGV_MAX + 1];
+	char vals[8][32];
+	int n, nr_vals;
+	bool full;
+};
+/* OPT and a value printf formats ("--seed", "%llu", seed). */
+void mmf_guest_argv_opt(struct mmf_guest_argv *a, const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* --timeout: one program's time, MMF_VM_PROG_MS scaled by the slowdown. */
+void mmf_guest_argv_timeout(struct mmf_guest_argv *a, enum mmf_vm_accel accel);
+/* A NULL-terminated list as it is (NULL: nothing); the strings are not copied. */
+void mmf_guest_argv_list(struct mmf_guest_argv *a, const char *const *list);
+int mmf_guest_argv_check(const struct mmf_guest_argv *a, char *err, size_t n);
+
+/*
  * A scratch disk: a sparse file in the work dir, removed when the guest
  * stops. Its serial tells kvm/init what it is for ("swap*": a swap
  * device, "fs*": a file system with a swap file and the fuzzer's swap dir).
