@@ -19,7 +19,7 @@
 
 #include "csource/emit.h"
 #include "csource/sim.h"
-#include "oracle/acct.h"
+#include "oracle/results.h"
 #include "oracle/shadow.h"
 
 /* Any nonce: the tables hold tags and page shifts, the run picks its own. */
@@ -179,7 +179,7 @@ static int expect_rows(struct mmf_cs_sim *sim, const struct mmf_shadow *sh, int 
 static long predict(const struct mmf_shadow *sh, const struct mmf_stmt *s)
 {
 	const char *why;
-	int err = mmf_acct_expected_errno(sh, s, &why);
+	int err = mmf_results_errno(sh, s, &why);
 	int idx, n;
 
 	/* The accounting oracle's documented errnos first. */

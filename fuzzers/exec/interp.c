@@ -27,7 +27,7 @@
 #include "exec/pmcheck.h"
 #include "model/uapi.h"
 #include "oracle/accounting.h"
-#include "oracle/acct.h"
+#include "oracle/results.h"
 #include "oracle/pagemap.h"
 
 /* Where a fault in a guarded page access jumps to, per thread. */
@@ -234,7 +234,7 @@ static void note_vmlck_base(struct mmf_interp *in, const struct mmf_stmt *s)
 	if (in->inflight || in->nr_threads)
 		in->vmlck_base = -1;
 	else
-		in->vmlck_base = mmf_acct_vmlck_kb();
+		in->vmlck_base = mmf_results_vmlck_kb();
 }
 
 /* Change a page behind the model's back, through /proc/self/mem: the test
@@ -294,7 +294,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	note_vmlck_base(in, s);
 	if (!in->inflight) {
 		mmf_model_lock(in);
-		experr = mmf_acct_expected_errno(in->sh, s, &why);
+		experr = mmf_results_errno(in->sh, s, &why);
 		mmf_model_unlock(in);
 	}
 	mmf_hang_enter(party, in->p, si, in->psz);
@@ -314,7 +314,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
 	if (!in->inflight && res >= 0 && (flags & MMF_CALL_LOCKS_RANGE))
-		mmf_acct_check_locked(in->sh, s, in->arena, in->vmlck_base, &sb);
+		mmf_results_check_locked(in->sh, s, in->arena, in->vmlck_base, &sb);
 	mmf_model_unlock(in);
 	if (experr && res != -experr) {
 		char r[32];
@@ -414,7 +414,7 @@ static long start_child(struct mmf_interp *in, int bi, int party)
 		in->inflight = 0;
 		mmf_shadow_fork_child(in->sh);
 		mmf_shadow_child_of(in->sh, in->p, in->group_first, bi);
-		in->vmlck_base = in->vmlck_base == MMF_VMLCK_UNREAD ? MMF_VMLCK_UNREAD : mmf_acct_vmlck_kb();
+		in->vmlck_base = in->vmlck_base == MMF_VMLCK_UNREAD ? MMF_VMLCK_UNREAD : mmf_results_vmlck_kb();
 		/* The inherited descriptor would show the parent's pages. */
 		if (in->pagemap >= 0)
 			close(in->pagemap);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The accounting oracle's counters (oracle/acct.c has the errno
+ * The accounting oracle's counters (oracle/results.c has the errno
  * rules and the VmLck check after lock calls):
  *
  * - System-wide, from /proc/meminfo, before a program and after all its

@@ -60,23 +60,15 @@ static void put_row(struct strbuf *sb, const char *name, const char *anchor, siz
 		      "<td class=\"n\">%.1f%%</td></tr>\n", cov, n, pct(cov, n));
 }
 
+static int page_cmp(const void *name, const void *p)
+{
+	return strcmp(name, ((const struct page_file *)p)->cf->name);
+}
+
+/* c->files, and so pf, are sorted by name */
 static struct page_file *page_of(struct page_file *pf, size_t n, const char *name)
 {
-	size_t lo = 0, hi = n;
-
-	/* c->files, and so pf, are sorted by name */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(pf[mid].cf->name, name);
-
-		if (!r)
-			return &pf[mid];
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bsearch(name, pf, n, sizeof(*pf), page_cmp);
 }
 
 static void mark(struct page_file *p, unsigned int line, bool hit)

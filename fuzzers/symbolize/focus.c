@@ -263,16 +263,8 @@ int mmf_sym_funcs_load(const char *cross, const char *vmlinux, struct sym_funcs 
 
 const struct sym_func *mmf_sym_funcs_before(const struct sym_funcs *fs, uint64_t pc)
 {
-	size_t lo = 0, hi = fs->n;
+	size_t lo = mmf_count_le(fs->v, fs->n, sizeof(*fs->v), offsetof(struct sym_func, lo), pc);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fs->v[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &fs->v[lo - 1] : NULL;
 }
 

@@ -192,19 +192,12 @@ static void put_cache(const struct sym_cache *c, const struct mmf_focus *done,
  */
 static uint64_t piece_end(const struct sym_funcs *fs, uint64_t a, uint64_t hi)
 {
-	size_t lo = 0, n = fs->n;
+	size_t lo;
 
 	if (hi - a <= BATCH)
 		return hi;
 	/* the first function starting after a + BATCH */
-	while (lo < n) {
-		size_t mid = lo + (n - lo) / 2;
-
-		if (fs->v[mid].lo <= a + BATCH)
-			lo = mid + 1;
-		else
-			n = mid;
-	}
+	lo = mmf_count_le(fs->v, fs->n, sizeof(*fs->v), offsetof(struct sym_func, lo), a + BATCH);
 	if (lo && fs->v[lo - 1].lo > a)
 		return fs->v[lo - 1].lo;
 	return lo < fs->n && fs->v[lo].lo < hi ? fs->v[lo].lo : hi;

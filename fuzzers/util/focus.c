@@ -47,17 +47,9 @@ void mmf_focus_merge(struct mmf_focus *f)
 
 const struct mmf_focus_range *mmf_focus_find(const struct mmf_focus *f, uint64_t pc)
 {
-	size_t lo = 0, hi = f->n;
-
 	/* the first range that ends after pc */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = mmf_count_le(f->v, f->n, sizeof(*f->v), offsetof(struct mmf_focus_range, hi), pc);
 
-		if (f->v[mid].hi <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < f->n && f->v[lo].lo <= pc ? &f->v[lo] : NULL;
 }
 

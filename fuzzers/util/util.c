@@ -401,6 +401,23 @@ uint64_t mmf_fnv64(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+size_t mmf_count_le(const void *v, size_t n, size_t size, size_t off, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, (const char *)v + mid * size + off, sizeof(k));
+		if (k <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;

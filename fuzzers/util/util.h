@@ -90,6 +90,11 @@ bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v);
 /* FNV-1a of p[0, n) on from h (MMF_FNV64_INIT to start): names, not security. */
 #define MMF_FNV64_INIT	0xcbf29ce484222325ull
 uint64_t mmf_fnv64(uint64_t h, const void *p, size_t n);
+/*
+ * In an array of n elements of size bytes, sorted by the uint64_t at off
+ * in each: how many have that key <= x (the index of the first greater).
+ */
+size_t mmf_count_le(const void *v, size_t n, size_t size, size_t off, uint64_t x);
 /* Whether s ends with suffix and has more before it. */
 bool mmf_has_suffix(const char *s, const char *suffix);
 

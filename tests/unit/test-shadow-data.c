@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "model/prog.h"
-#include "oracle/acct.h"
+#include "oracle/results.h"
 #include "oracle/shadow.h"
 #include "oracle/shadow.h"
 #include "tap.h"
@@ -396,7 +396,7 @@ static void check_acct(struct run *r, const struct mmf_shadow *sh, int si)
 			BAD_SYNTAX(r, i, "acct: trailing text");
 			return;
 		}
-		got = mmf_acct_expected_errno(sh, &r->prog.stmts[si], &why);
+		got = mmf_results_errno(sh, &r->prog.stmts[si], &why);
 		r->checks++;
 		if (got != want)
 			WRONG(r, i, "accounting expects %s, want %s",

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The results oracle: see results.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "model/uapi.h"
-#include "oracle/acct.h"
+#include "oracle/results.h"
 #include "oracle/rules.h"
 
 /* What the model knows of a range: every page known, and which kinds. */
@@ -46,7 +47,7 @@ static bool applies(const struct range_facts *f, enum mmf_misuse_range range)
 /* The defined misuses, each family's with the man page's words for it. */
 static const struct mmf_misuse *const misuses[] = { mmf_advise_misuses, mmf_lock_misuses };
 
-int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
+int mmf_results_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			    const char **why)
 {
 	struct range_facts f;
@@ -68,7 +69,7 @@ int mmf_acct_expected_errno(const struct mmf_shadow *sh, const struct mmf_stmt *
 	return 0;
 }
 
-long mmf_acct_vmlck_kb(void)
+long mmf_results_vmlck_kb(void)
 {
 	char *st = mmf_read_file("/proc/self/status", NULL);
 	char *p = st ? strstr(st, "\nVmLck:") : NULL;
@@ -78,7 +79,7 @@ long mmf_acct_vmlck_kb(void)
 	return kb;
 }
 
-int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
+int mmf_results_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			  const struct mmf_arena *arena, long vmlck_base_kb, struct strbuf *out)
 {
 	unsigned char vec[MMF_SLOT_PAGES];
@@ -111,7 +112,7 @@ int mmf_acct_check_locked(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 	if (!sh->locks_exact || vmlck_base_kb < 0 || locked < 0)
 		return 0;
 	want = vmlck_base_kb + locked * (psz / 1024);
-	got = mmf_acct_vmlck_kb();
+	got = mmf_results_vmlck_kb();
 	if (got < 0 || got == want)
 		return 0;
 	mmf_sb_printf(out, "ACCOUNTING: VmLck differs from mlocked pages\n"
