@@ -227,7 +227,7 @@ fuzz-self: afl
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
 # linux-source-6.12), PATCHES=patches to apply to it, FLAVOUR=kcsan for KCSAN
-# in place of KASAN. See README.md, "Kernels".
+# in place of KASAN. See docs/kernels.md.
 ARCH	?= x86_64
 kernel:
 	@FLAVOUR="$(FLAVOUR)" scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
