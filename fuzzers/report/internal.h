@@ -102,6 +102,7 @@ struct stack_spec {
 #define OOPS_NO_STACK	0x1	/* a report without stack is not corrupted */
 #define OOPS_CORRUPTED	0x2	/* matching this format means a cut report */
 #define OOPS_FREE_TEXT	0x4	/* the title is a message naming no function */
+#define OOPS_ALT_IF_NO_STACK	0x8	/* no stack: the first alt is the title */
 
 #define FMT_MAXSTEPS 3
 #define FMT_MAXALT 2

@@ -262,6 +262,7 @@ static const struct oops_fmt bug_fmts[] = {
 		.title = "BUG: Bad page map",
 		.fmt = "BUG: Bad page map in %1",
 		.alt = { "BUG: Bad page map" },
+		.flags = OOPS_ALT_IF_NO_STACK,
 		.stack = TRACE_SKIPPING("print_bad_pte|print_bad_page_map|vm_normal_page|"
 					"vm_normal_folio"),
 	},
@@ -549,7 +550,8 @@ static const struct oops_fmt info_fmts[] = {
 		.stack = TRACE_SKIPPING("rcu|kmem|slab"),
 	},
 	{
-		.title = "INFO: task .* blocked (?:in I/O wait )?for more than [0-9]+ seconds",
+		/* a task's name may hold a newline: its comm is whatever it set */
+		.title = "INFO: task .*(?:\n.*)? blocked (?:in I/O wait )?for more than [0-9]+ seconds",
 		.fmt = "INFO: task hung in %1",
 		.alt = { "hang in %1" },
 		.stack = &(const struct stack_spec){
@@ -783,6 +785,31 @@ static const struct oops_fmt trusty_fmts[] = {
 	{ NULL },
 };
 
+/* x86's breakpoint trap in the kernel: a stray int3 or live text patching gone wrong */
+static const struct oops_fmt int3_fmts[] = {
+	{ .title = "int3: ", .fmt = "int3 in %1", .stack = &rip_then_trace },
+	{ NULL },
+};
+
+/* The decompressor's line: a machine that rebooted without a report first. */
+static const struct oops_fmt reboot_fmts[] = {
+	{ .title = "^Booting the kernel", .fmt = "unexpected kernel reboot", .flags = OOPS_NO_STACK },
+	{ NULL },
+};
+
+/* A device's references never dropped: the name (lo, a tunnel) differs, the bug not. */
+static const struct oops_fmt netdev_fmts[] = {
+	{ .title = "unregister_netdevice: waiting for .* to become free",
+	  .fmt = "unregister_netdevice: waiting for DEV to become free", .flags = OOPS_NO_STACK },
+	{ NULL },
+};
+
+/* Go's runtime dying (a host-side tool sharing the console), as syzbot names it. */
+static const struct oops_fmt go_runtime_fmts[] = {
+	{ .title = "fatal error:", .fmt = "go runtime error", .flags = OOPS_NO_STACK },
+	{ NULL },
+};
+
 /* syzkaller's executor, found in logs imported from syzbot */
 static const struct oops_fmt syzfail_fmts[] = {
 	{ .title = "SYZFAIL:(.*)", .fmt = "SYZFAIL:%1", .flags = OOPS_NO_STACK },
@@ -865,6 +892,19 @@ const struct oops mmf_oopses[] = {
 	{ "Unhandled fault:", NULL, unhandled_fault_fmts, NULL },
 	{ "Alignment trap:", NULL, alignment_fmts, NULL },
 	{ "trusty: panic", NULL, trusty_fmts, NULL },
+	{ "int3:", NULL, int3_fmts, NULL },
+	{
+		"Booting the kernel.", NULL, reboot_fmts, (const char *const[]){
+			/* the boot's own line, or the text echoed back as a bad option */
+			"Parsing ELF|Decompressing Linux|Unknown parameter '", NULL,
+		},
+	},
+	{ "unregister_netdevice: waiting for", NULL, netdev_fmts, NULL },
+	{
+		"fatal error:", NULL, go_runtime_fmts, (const char *const[]){
+			"ALSA", "fatal error: cannot create timer", NULL,
+		},
+	},
 	{ "SYZFAIL:", NULL, syzfail_fmts, NULL },
 	{ "SYZFATAL:", NULL, syzfatal_fmts, NULL },
 };
@@ -877,6 +917,8 @@ const char *const mmf_mid_report[] = {
 	/* a fault while handling a fault, usually on the same CPU */
 	"PANIC: double fault",
 	"Internal error:",
+	/* printed every 10 s by another task while this one's report goes on */
+	"unregister_netdevice: waiting for",
 	NULL,
 };
 

@@ -3,6 +3,7 @@
  * Title of one report: try the formats of its kind on the report text and
  * fill the winning format's template with its captures and guilty frames.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,17 +106,43 @@ static void push_unique(struct strv *sv, char *s)
 		strv_push(sv, s);
 }
 
+/*
+ * A C++ function's mangled name (Itanium, as clang prints a C++ kernel
+ * module's frames: _Z8fakeNameiii) by its plain name: "fakeName".
+ */
+static char *plain_name(const char *s)
+{
+	char *end;
+	unsigned long n;
+
+	if (strncmp(s, "_Z", 2) || !isdigit((unsigned char)s[2]))
+		return NULL;
+	n = strtoul(s + 2, &end, 10);
+	if (!n || strlen(end) < n)
+		return NULL;
+	return mmf_xasprintf("%.*s", (int)n, end);
+}
+
 /* Title args: the captures, then one frame per STACK part. */
 static char *with_frames(const char *fmt, const struct strv *caps, char **frames, size_t nf)
 {
 	char **args = mmf_xcalloc(caps->n + nf, sizeof(*args));
+	char **plain = mmf_xcalloc(caps->n + nf, sizeof(*plain));
 	char *s;
 
 	for (int i = 0; i < caps->n; i++)
 		args[i] = caps->v[i];
 	for (size_t i = 0; i < nf; i++)
 		args[caps->n + i] = frames[i];
+	for (size_t i = 0; i < caps->n + nf; i++) {
+		plain[i] = plain_name(args[i]);
+		if (plain[i])
+			args[i] = plain[i];
+	}
 	s = expand(fmt, args, caps->n + nf);
+	for (size_t i = 0; i < caps->n + nf; i++)
+		free(plain[i]);
+	free(plain);
 	free(args);
 	return s;
 }
@@ -130,8 +157,14 @@ static void add_alts(const struct oops_fmt *f, const char *title, const struct s
 {
 	char **frames = mmf_xcalloc(fl->n + 1, sizeof(*frames));
 
-	for (int i = 0; i < FMT_MAXALT && f->alt[i]; i++)
-		push_unique(alts, with_frames(f->alt[i], caps, fl->canon, fl->n));
+	for (int i = 0; i < FMT_MAXALT && f->alt[i]; i++) {
+		char *s = with_frames(f->alt[i], caps, fl->canon, fl->n);
+
+		if (strcmp(s, title))
+			push_unique(alts, s);
+		else
+			free(s);
+	}
 	for (int p = -1; p < 0 || mmf_syscall_prefixes[p]; p++) {
 		bool changed = p < 0;
 		char *s;
@@ -215,7 +248,8 @@ void mmf_extract_title(const struct oops *oops, const char *text, size_t len,
 			if (!match_steps(f, text, len, &start, &caps))
 				continue;
 		} else {
-			mmf_rx_find(f->title, text, best, line_end(text, best, len), &m);
+			/* it matches at best: a title may span a line (a task name's newline) */
+			mmf_rx_find(f->title, text, best, len, &m);
 			start = m.so;
 			push_captures(&caps, text, &m);
 		}
@@ -223,8 +257,12 @@ void mmf_extract_title(const struct oops *oops, const char *text, size_t len,
 			mmf_extract_frames(f->stack, text, start, len, &fl);
 			res->corrupted = !fl.ok;
 		}
-		res->title = with_frames(f->fmt, &caps, fl.canon, fl.n);
-		add_alts(f, res->title, &caps, &fl, &alts);
+		if (f->stack && !fl.ok && (f->flags & OOPS_ALT_IF_NO_STACK)) {
+			res->title = with_frames(f->alt[0], &caps, fl.canon, fl.n);
+		} else {
+			res->title = with_frames(f->fmt, &caps, fl.canon, fl.n);
+			add_alts(f, res->title, &caps, &fl, &alts);
+		}
 		res->fmt = f;
 		mmf_frame_list_free(&fl);
 		strv_free(&caps);

@@ -121,6 +121,10 @@ static const struct {
 	{ "kernel stack overflow", "DoS" },
 	{ "stack segment fault in", "DoS" },
 	{ "trusty:", "DoS" },
+	{ "int3 in", "DoS" },
+	{ "unregister_netdevice: waiting for", "DoS" },
+	{ "go runtime error", "DoS" },
+	{ "unexpected kernel reboot", "REBOOT" },
 
 	{ "SYZFAIL", "SYZ_FAILURE" },
 	{ "SYZFATAL:", "SYZ_FAILURE" },
