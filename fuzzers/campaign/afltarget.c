@@ -166,7 +166,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 	bool dead = !strcmp(c->outcome, "died") || !strcmp(c->outcome, "hung");
 	struct mmf_store_added res;
 	struct strbuf prog;
-	char *origin;
+	char *origin, *first = NULL;
 
 	if (!c->nr_reports && !dead)
 		return false;
@@ -180,14 +180,21 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 			.log = c->console.len ? c->console.buf : NULL,
 			.progs = prog.buf, .kernel = t->o->kernel_name, .arch = t->o->go.arch->name,
 			.origin = origin,
+			/* one run's reports are one bug: the first's (store.h) */
+			.related = first,
 		};
 
-		if (mmf_store_add(t->o->store, &cr, &res))
+		if (mmf_store_add(t->o->store, &cr, &res)) {
 			mmf_warnx_("afl-target: cannot save '%s': %s", cr.title, mmf_store_err());
-		else
-			fprintf(stderr, "mmfuzz: afl-target: %s: %s (%s/%s)\n",
-				res.new_bug ? "new" : "known", cr.title, t->o->store, res.name);
+			continue;
+		}
+		fprintf(stderr, "mmfuzz: afl-target: %s: %s (%s/%s)\n",
+			res.new_bug ? "new" : res.related ? "related" : "known", cr.title,
+			t->o->store, res.name);
+		if (!first)
+			first = mmf_xstrdup(cr.title);
 	}
+	free(first);
 	mmf_sb_free(&prog);
 	free(origin);
 	t->crashes++;

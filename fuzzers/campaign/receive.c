@@ -7,6 +7,7 @@
 
 #include "campaign/receive.h"
 #include "campaign/seeds.h"
+#include "model/prog.h"
 #include "store/wire.h"
 #include "symbolize/symbolize.h"
 #include "vm/vm.h"
@@ -29,12 +30,36 @@ const char *mmf_last_progs(const char *log, size_t len, int n)
 	return log + (i == (size_t)-1 ? 0 : i);
 }
 
-int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const char *store,
+const char *mmf_last_prog_text(const char *log)
+{
+	const char *last = mmf_last_progs(log, strlen(log), 1), *text = strchr(last, '\n');
+
+	/* A log without a mark is one program. */
+	return strncmp(last, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)) ? last :
+	       text ? text + 1 : "";
+}
+
+/* The last program of progs by its byte form, whatever its text's layout; 0: none. */
+static uint64_t prog_id(const char *progs)
+{
+	uint8_t buf[MMF_SEED_MAX];
+	struct mmf_prog p;
+	char err[128];
+	size_t len;
+
+	if (!progs || mmf_prog_parse(mmf_last_prog_text(progs), &p, err, sizeof(err)))
+		return 0;
+	len = mmf_prog_encode(&p, buf, sizeof(buf));
+	return len ? mmf_fnv64(MMF_FNV64_INIT, buf, len) : 0;
+}
+
+int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *store,
 		     bool boot, uint64_t arrived_ms, char *err, size_t n)
 {
 	struct mmf_sym_opts so = { .vmlinux = r->vmlinux };
 	struct mmf_store_added added;
 	char *sym = NULL, *notes = NULL, *origin = NULL;
+	uint64_t prog = boot ? 0 : prog_id(c->progs);
 	int ret = 0;
 
 	if (r->vmlinux && c->report && c->report[0] &&
@@ -46,17 +71,23 @@ int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const ch
 		c->origin = origin = mmf_seed_origin_text(r->seeds, c->progs);
 	if (!c->origin)
 		c->origin = r->origin;
+	if (!c->related)
+		c->related = mmf_store_group_related(&r->group, prog, arrived_ms);
 	if (mmf_store_add(store, c, &added) < 0) {
 		snprintf(err, n, "cannot save '%s': %s", c->title, mmf_store_err());
 		ret = -1;
 	} else {
 		if (!boot && r->tally)
-			mmf_tally_add(r->tally, c->title, &added);
+			mmf_tally_add(r->tally, added.related ? c->related : c->title, &added);
 		if (r->info)
-			fprintf(r->info, "mmfuzz: %s: %s%s (%s/%s, %ld so far; saved %.2f s after"
-				" it arrived)\n", r->who, boot ? "boot crash: " : "REPORT: ",
+			fprintf(r->info, "mmfuzz: %s: %s%s (%s/%s, %ld so far%s%s; saved %.2f s"
+				" after it arrived)\n", r->who, boot ? "boot crash: " : "REPORT: ",
 				c->title, store, added.name, added.count,
+				added.related ? ", the same program's as " : "",
+				added.related ? c->related : "",
 				(mmf_now_ns() / 1000000 - arrived_ms) / 1e3);
+		if (!boot)
+			mmf_store_group_saved(&r->group, c->title, &added, prog, arrived_ms);
 	}
 	if (r->info)
 		fflush(r->info);
@@ -126,5 +157,6 @@ int mmf_receive_cb(void *ctx, int fd)
 
 void mmf_receiver_free(struct mmf_receiver *r)
 {
+	mmf_store_group_free(&r->group);
 	mmf_sb_free(&r->buf);
 }

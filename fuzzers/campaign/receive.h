@@ -27,6 +27,7 @@ struct mmf_receiver {
 	 */
 	const char *seeds;
 	int received;
+	struct mmf_store_group group;	/* the last program's reports: one bug */
 	struct strbuf buf;		/* bytes not yet taken */
 	/* For mmf_receive_cb: the console's file, and the error that stopped it. */
 	const char *console_file;
@@ -48,12 +49,16 @@ int mmf_receive_cb(void *ctx, int fd);
 /*
  * Save one crash into the store as a finding of the run: symbolized if
  * vmlinux is set, added to the tally unless boot, a line on info with how
- * long after arrived_ms it was on disk. 0, or -1 and err.
+ * long after arrived_ms it was on disk. A report of the same program as
+ * the last one (within MMF_STORE_GROUP_MS) counts to that one's bug. 0,
+ * or -1 and err.
  */
-int mmf_receive_save(const struct mmf_receiver *r, struct mmf_crash *c, const char *store,
+int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *store,
 		     bool boot, uint64_t arrived_ms, char *err, size_t n);
 
 /* The last n programs of an execution log (their "# mmfuzz: executing" marks). */
 const char *mmf_last_progs(const char *log, size_t len, int n);
+/* The last program's text, without its mark (a log without marks is one program). */
+const char *mmf_last_prog_text(const char *log);
 
 #endif

@@ -205,14 +205,11 @@ char *mmf_seed_origin(const char *index, const void *data, size_t len)
 
 char *mmf_seed_origin_text(const char *index, const char *log)
 {
-	const char *last = mmf_last_progs(log, strlen(log), 1), *text = strchr(last, '\n');
+	const char *text = mmf_last_prog_text(log);
 	uint8_t buf[MMF_SEED_MAX];
 	struct mmf_prog p;
 	char err[128];
 
-	/* A log without a mark is one program. */
-	text = strncmp(last, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)) ? last :
-	       text ? text + 1 : "";
 	if (!index || mmf_prog_parse(text, &p, err, sizeof(err)))
 		return mmf_xstrdup("fuzzer");
 	return mmf_seed_origin(index, buf, mmf_prog_encode(&p, buf, sizeof(buf)));

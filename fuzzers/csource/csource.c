@@ -72,7 +72,7 @@ static void emit_header(struct strbuf *sb, const struct mmf_prog *p)
 		" * was made, assuming each call returns what was predicted then; a call\n"
 		" * that returns something else stops the checks in its process (said on\n"
 		" * stderr). A page that differs is reported on stdout as the executor\n"
-		" * reports it, \"DATA CORRUPTION: <class> <backing> page after <call>\",\n"
+		" * reports it, \"DATA CORRUPTION: <class> <backing> page\",\n"
 		" * and the exit status is 1; else 0. -v traces every call on stderr.\n"
 		" * swapoff(sN) and swapon(sN) act on the Nth path given (none: ENODEV):\n"
 		" * give only swap devices that may be turned off.\n"

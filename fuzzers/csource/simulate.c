@@ -92,11 +92,10 @@ static enum mmf_cs_guard guard_of(const struct mmf_shadow *sh, const struct mmf_
 }
 
 /* What page idx must hold; false when the model cannot tell. */
-static bool row_of(const struct mmf_shadow *sh, const struct mmf_prog *p, int idx, struct row *r)
+static bool row_of(const struct mmf_shadow *sh, int idx, struct row *r)
 {
 	const struct mmf_shadow_page *pg = &sh->pages[idx];
 	struct mmf_vset vs;
-	struct strbuf sb;
 
 	if (!mmf_shadow_expect(sh, idx, &vs))
 		return false;
@@ -117,15 +116,8 @@ static bool row_of(const struct mmf_shadow *sh, const struct mmf_prog *p, int id
 	}
 	for (int h = 0; h < MMF_HIST; h++)
 		r->hist[h] = mmf_page_hist(pg, h);
-	/* The title's "after <call>", as the executor's. */
-	mmf_sb_init(&sb);
-	mmf_sb_printf(&sb, "%s page after ", mmf_shadow_backing_name(sh, idx));
-	if (r->hist[0] >= 0)
-		mmf_stmt_title(&p->stmts[r->hist[0]], &sb);
-	else
-		mmf_sb_puts(&sb, "mmap");
-	snprintf(r->what, sizeof(r->what), "%s", sb.buf);
-	mmf_sb_free(&sb);
+	/* The title's page kind, as the executor's. */
+	snprintf(r->what, sizeof(r->what), "%s page", mmf_shadow_backing_name(sh, idx));
 	return true;
 }
 
@@ -155,7 +147,7 @@ static int expect_rows(struct mmf_cs_sim *sim, const struct mmf_shadow *sh, int 
 
 	mmf_cs_range(&sim->p->stmts[si], &idx, &n);
 	for (int i = 0; i < n; i++) {
-		if (!row_of(sh, sim->p, idx + i, &next))
+		if (!row_of(sh, idx + i, &next))
 			continue;
 		if (open && row_extends(&cur, &next)) {
 			cur.npages++;

@@ -142,14 +142,15 @@ static void report_corruption(struct mmf_interp *in, int idx, int si, const stru
 	struct strbuf sb;
 
 	mmf_sb_init(&sb);
-	mmf_sb_printf(&sb, "DATA CORRUPTION: %s %s page after ",
+	/*
+	 * What went wrong and to which kind of page, not the call that last
+	 * touched it: one bug shows after MADV_FREE in one run and after
+	 * MADV_PAGEOUT in the next. The calls are in the body.
+	 */
+	mmf_sb_printf(&sb, "DATA CORRUPTION: %s %s page\n",
 		  corruption_class(in, idx, vs, pg[0], nbad == 0 || nbad == words),
 		  mmf_shadow_backing_name(in->sh, idx));
-	if (mmf_page_hist(sp, 0) >= 0)
-		mmf_stmt_title(&in->p->stmts[mmf_page_hist(sp, 0)], &sb);
-	else
-		mmf_sb_puts(&sb, "mmap");
-	mmf_sb_printf(&sb, "\npage: m%d+%d (arena page %d) at %p, read by statement %d\n",
+	mmf_sb_printf(&sb, "page: m%d+%d (arena page %d) at %p, read by statement %d\n",
 		  idx / MMF_SLOT_PAGES, idx % MMF_SLOT_PAGES, idx, (void *)pg, si);
 	mmf_sb_printf(&sb, "pagemap: present=%d swapped=%d exclusive=%d\n",
 		  !!(ent & MMF_PM_PRESENT), !!(ent & MMF_PM_SWAP), !!(ent & MMF_PM_EXCLUSIVE));

@@ -86,7 +86,8 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
  */
 int mmf_findings_open(const char *path);
 void mmf_findings_close(void);
+/* related: the title of this program's earlier report, NULL (store.h). */
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
-		   struct mmf_store_added *res);
+		   const char *related, struct mmf_store_added *res);
 
 #endif

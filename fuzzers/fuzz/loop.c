@@ -114,6 +114,9 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			   const struct mmf_exec_result *r, const struct mmf_stress_run *run,
 			   struct mmf_fuzz_stats *st)
 {
+	/* one program's reports are one bug: the first saved one's (store.h) */
+	const char *first = NULL;
+
 	for (int i = 0; i < r->nr_reports; i++) {
 		struct mmf_exec_report rep = r->reports[i];
 		struct mmf_store_added res;
@@ -128,7 +131,7 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 		mmf_stress_last(run, &body);
 		rep.body = body.buf;
 		/* Saved (and in a guest, on the host) before it is printed. */
-		saved = mmf_save_crash(o->out, &rep, p, &res);
+		saved = mmf_save_crash(o->out, &rep, p, first, &res);
 		st->reports++;
 		if (o->print_reports)
 			printf("%s\n", rep.body);
@@ -139,7 +142,9 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			mmf_tally_add(&st->tally, r->reports[i].title, NULL);
 			continue;
 		}
-		mmf_tally_add(&st->tally, r->reports[i].title, &res);
+		mmf_tally_add(&st->tally, res.related ? first : r->reports[i].title, &res);
+		if (!first)
+			first = r->reports[i].title;
 		if (res.index >= 0) {
 			printf("REPORT: %s (saved as %s/crashes/%s/report.%d)\n",
 			       r->reports[i].title, o->out, res.name, res.index);

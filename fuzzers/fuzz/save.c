@@ -155,10 +155,10 @@ static void send_finding(const struct mmf_crash *c)
 }
 
 int mmf_save_crash(const char *out, const struct mmf_exec_report *r, const struct mmf_prog *p,
-		   struct mmf_store_added *res)
+		   const char *related, struct mmf_store_added *res)
 {
 	char *dir = mmf_xasprintf("%s/crashes", out), *kernel = NULL;
-	struct mmf_crash c = { .title = r->title, .report = r->body };
+	struct mmf_crash c = { .title = r->title, .report = r->body, .related = related };
 	struct utsname u;
 	struct strbuf prog;
 	int ret;

@@ -26,7 +26,7 @@ static void save_report(void *arg, const char *title, const char *body)
 	struct mmf_store_added res;
 	struct mmf_prog none = { 0 };
 
-	if (mmf_save_crash(arg, &r, &none, &res))
+	if (mmf_save_crash(arg, &r, &none, NULL, &res))
 		printf("REPORT: %s (not saved: %s)\n", title, mmf_store_err());
 	else
 		printf("REPORT: %s (in %s/crashes/%s)\n", title, (const char *)arg, res.name);

@@ -138,8 +138,24 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		free(title);
 		return mmf_store_fail(errno, "cannot create %s", dir);
 	}
-	ret = mmf_bugdir_lock(dir, title, false, &b);
-	if (ret == -ENOENT) {
+	ret = -ENOENT;
+	if (c->related) {
+		char *rel = mmf_store_title(c->related);
+
+		ret = rel && strcmp(rel, title) ? mmf_bugdir_lock(dir, rel, false, &b) : -ENOENT;
+		if (!ret) {
+			struct mmf_crash own = { .corrupted = c->corrupted };
+
+			out->related = true;
+			ret = mmf_store_alt_add(&b, rel, title, &own);
+			if (ret)
+				mmf_bugdir_unlock(&b);
+		}
+		free(rel);
+	}
+	if (ret == -ENOENT)
+		ret = mmf_bugdir_lock(dir, title, false, &b);
+	if (!out->related && ret == -ENOENT) {
 		/* Two writers with a new title each, matching each other's
 		 * alternatives at once, may still make two bugs: rare, and
 		 * both are then kept whole.
@@ -152,7 +168,7 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		if (ret && b.path)
 			mmf_bugdir_unlock(&b);
 		free(known);
-	} else if (!ret && c->nr_alt) {
+	} else if (!out->related && !ret && c->nr_alt) {
 		ret = mmf_store_alt_add(&b, title, title, c);
 		if (ret)
 			mmf_bugdir_unlock(&b);

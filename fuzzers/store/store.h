@@ -64,6 +64,12 @@ struct mmf_crash {
 	const char *const *alt_titles;
 	int nr_alt;
 	bool corrupted;
+	/*
+	 * The title of a report the same program made just before (the same
+	 * guest, seconds apart), NULL if none: this occurrence counts to that
+	 * bug and its own title, unless corrupted, joins the bug's "alt".
+	 */
+	const char *related;
 };
 
 /* What mmf_store_add() did. */
@@ -72,6 +78,7 @@ struct mmf_store_added {
 	int index;		/* N of report.N, -1 if only counted (keep limit) */
 	long count;		/* the bug's count, this occurrence included */
 	bool new_bug;		/* the first occurrence of this title */
+	bool related;		/* counted to the bug of mmf_crash.related */
 };
 
 /*
@@ -87,6 +94,24 @@ struct mmf_store_added {
 int mmf_store_add(const char *dir, const struct mmf_crash *c, struct mmf_store_added *out);
 int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		       struct mmf_store_added *out);
+/*
+ * One program's reports together, one bug: related is the title of the
+ * first that was saved (the next gets it as mmf_crash.related), or NULL.
+ */
+struct mmf_store_group {
+	char *first;		/* the first report's title, its bug's */
+	uint64_t prog;		/* the program that made it: a hash, 0 unknown */
+	uint64_t at_ms;		/* when the last report of the group came */
+};
+/* Seconds between two reports of one program that are still one group. */
+#define MMF_STORE_GROUP_MS	60000
+/* The related title for a report of prog at now_ms, NULL if none. */
+const char *mmf_store_group_related(const struct mmf_store_group *g, uint64_t prog,
+				    uint64_t now_ms);
+/* After the save: title starts a group unless it was counted as related. */
+void mmf_store_group_saved(struct mmf_store_group *g, const char *title,
+			   const struct mmf_store_added *added, uint64_t prog, uint64_t now_ms);
+void mmf_store_group_free(struct mmf_store_group *g);
 
 /*
  * Record a reproducer attempt for the bug with this exact title: status

@@ -124,7 +124,7 @@ write(m0, 0, 64, 0x5a)
 madvise(m0, 0, 64, MADV_PAGEOUT)
 read(m0, 0, 64)
 P
-corrupt "$TMP/pageout.mmf" 2 "garbage anon page after madvise(MADV_PAGEOUT)"
+corrupt "$TMP/pageout.mmf" 2 "garbage anon page"
 grep -q '^  1: write(m0, 0, 64, 0x5a)$' "$TMP/pageout.out" ||
 	fail "report lacks the calls that touched the page"
 
@@ -139,5 +139,5 @@ c0 = fork {
 join
 read(m0, 0, 16)
 P
-corrupt "$TMP/child.mmf" 3 "garbage anon page after madvise(MADV_COLD)"
+corrupt "$TMP/child.mmf" 3 "garbage anon page"
 check_clean

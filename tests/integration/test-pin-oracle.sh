@@ -37,7 +37,7 @@ uring_read_fixed(m0, 0, 16, f0, 0)
 madvise(m0, 0, 16, MADV_PAGEOUT)
 read(m0, 0, 16)
 P
-run 'DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)' "$TMP/uring.mmf" \
+run 'DATA CORRUPTION: garbage anon page' "$TMP/uring.mmf" \
 	--corrupt-pin 6
 
 cat >"$TMP/dio.mmf" <<'P'
@@ -53,7 +53,7 @@ c0 = fork {
 join
 read(m2, 0, 16)
 P
-run 'DATA CORRUPTION: garbage anon page after dio_read' "$TMP/dio.mmf" --corrupt-pin 5
+run 'DATA CORRUPTION: garbage anon page' "$TMP/dio.mmf" --corrupt-pin 5
 
 cat >"$TMP/pvm.mmf" <<'P'
 m0 = mmap(0, 8, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)
@@ -63,6 +63,6 @@ process_vm_writev(m0, 0, 8, self, m1, 0)
 madvise(m1, 0, 8, MADV_PAGEOUT)
 read(m1, 0, 8)
 P
-run 'DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)' "$TMP/pvm.mmf" \
+run 'DATA CORRUPTION: garbage anon page' "$TMP/pvm.mmf" \
 	--corrupt-pin 3
 check_clean

@@ -15,7 +15,7 @@ crash() {	# crash TITLE PROGS: a crash store entry as a campaign saves it
 	"$MMFUZZ" triage show "$TMP/crashes" "$1" | sed -n 's/^directory: //p'
 }
 
-title='DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)'
+title='DATA CORRUPTION: garbage anon page'
 {
 	echo '# mmfuzz: executing program'
 	cat corpus/cow-after-fork-swapped.mmf

@@ -4,7 +4,7 @@
 # after the write of tag 0xee (test hook), hidden in a longer program.
 . "$(dirname "$0")/lib.sh"
 
-title='DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)'
+title='DATA CORRUPTION: garbage anon page'
 {
 	# An innocent program ran before the guilty one.
 	echo '# mmfuzz: executing program'

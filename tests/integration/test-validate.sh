@@ -8,7 +8,7 @@
 export MMFUZZ_ACCEL=tcg
 
 # A crash store with a reproducer, made as users make one.
-title='DATA CORRUPTION: garbage anon page after madvise(MADV_PAGEOUT)'
+title='DATA CORRUPTION: garbage anon page'
 {
 	echo '# mmfuzz: executing program'
 	echo 'm3 = mmap(0, 64, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, MAP_POPULATE)'

@@ -368,6 +368,47 @@ static void test_alt_titles(void)
 	free(dir);
 }
 
+/*
+ * One program's reports are one bug: a later report with the first's
+ * title as related counts to it, its title joins alt (not a corrupted
+ * one's), and seen alone later it still counts there; a related title
+ * the store lacks leaves the report its own bug.
+ */
+static void test_related(void)
+{
+	char *dir = store("related"), *alt;
+	struct mmf_crash c = { .title = "DATA CORRUPTION: misplaced anon page", .report = "r\n" };
+	struct mmf_store_added a, b;
+	struct mmf_store_group g = { 0 };
+
+	CHECK(!mmf_store_add(dir, &c, &a) && a.new_bug && !a.related, "%s", mmf_store_err());
+	mmf_store_group_saved(&g, c.title, &a, 42, 1000);
+	CHECK(!mmf_store_group_related(&g, 43, 2000), "another program grouped");
+	CHECK(!mmf_store_group_related(&g, 42, 1000 + MMF_STORE_GROUP_MS + 1), "too late grouped");
+	c.related = mmf_store_group_related(&g, 42, 2000);
+	CHECK(c.related && !strcmp(c.related, "DATA CORRUPTION: misplaced anon page"),
+	      "not grouped: %s", c.related);
+	c.title = "kernel BUG in do_swap_page";
+	CHECK(!mmf_store_add(dir, &c, &b) && !b.new_bug && b.related && b.count == 2 &&
+	      !strcmp(a.name, b.name), "not counted to the first: %s, count %ld", b.name, b.count);
+	mmf_store_group_saved(&g, c.title, &b, 42, 2000);
+	c.title = "kernel BUG in corrupted";
+	c.corrupted = true;
+	c.related = mmf_store_group_related(&g, 42, 3000);
+	CHECK(!mmf_store_add(dir, &c, &b) && b.related && b.count == 3, "corrupted not counted");
+	alt = file_in(dir, a.name, "alt");
+	CHECK(alt && !strcmp(alt, "kernel BUG in do_swap_page\n"), "alt '%s'", alt);
+	free(alt);
+	c = (struct mmf_crash){ .title = "kernel BUG in do_swap_page", .report = "r\n" };
+	CHECK(!mmf_store_add(dir, &c, &b) && !b.new_bug && !strcmp(a.name, b.name),
+	      "the related title alone is a bug of its own");
+	c = (struct mmf_crash){ .title = "WARNING in zap_pte_range", .report = "r\n",
+				.related = "no such bug" };
+	CHECK(!mmf_store_add(dir, &c, &b) && b.new_bug && !b.related, "counted to no bug");
+	mmf_store_group_free(&g);
+	free(dir);
+}
+
 /* Two titles that get the same directory name still get two bugs. */
 static void test_collision(void)
 {
@@ -854,6 +895,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(test_times),
 	TAP_TEST(test_titles),
 	TAP_TEST(test_alt_titles),
+	TAP_TEST(test_related),
 	TAP_TEST(test_collision),
 	TAP_TEST(test_repro),
 	TAP_TEST(test_errors),

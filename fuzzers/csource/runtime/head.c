@@ -55,5 +55,5 @@ struct expect {
 	int page, npages, nvals;
 	struct { int tag, shift; } v[4];
 	int hist[4];		/* statements that touched the pages, newest first */
-	const char *what;	/* "<backing> page after <call>", for the title */
+	const char *what;	/* "<backing> page", for the title */
 };
