@@ -20,7 +20,6 @@
 #include "util/rand.h"
 #include "util/util.h"
 
-#define PROGRESS_MS	30000
 /* afl-fuzz's stop: its fork server's last request, then the guest's teardown. */
 #define STOP_GRACE_MS	(2 * MMF_VM_TEARDOWN_MS)
 /* The self-test's crash comes after the seeds' dry run, while fuzzing. */
@@ -264,22 +263,6 @@ static int queue_size(const struct mmf_campaign_opts *o, const struct instance *
 	return nr;
 }
 
-static void progress(const struct mmf_campaign_opts *o, const struct instance *in, uint64_t t0)
-{
-	double secs = (mmf_now_ns() - t0) / 1e9;
-
-	for (int k = 0; k < o->vms; k++) {
-		long long execs = sample_of(&in[k], "execs");
-
-		fprintf(o->info, "[%6.0fs] %s: programs %lld (%.2f/s) queue %d crashes %lld"
-			" pcs %lld edges %lld boots %lld\n", secs, in[k].name, execs,
-			execs / secs, queue_size(o, &in[k]), sample_of(&in[k], "crashes"),
-			sample_of(&in[k], "pcs"), sample_of(&in[k], "edges"),
-			sample_of(&in[k], "boots"));
-	}
-	fflush(o->info);
-}
-
 /* The findings of the run: what the proxies added to the store. */
 static void tally_store(const char *store, struct mmf_bug *before, int nb,
 			struct mmf_tally *t)
@@ -297,6 +280,33 @@ static void tally_store(const char *store, struct mmf_bug *before, int nb,
 	}
 	if (na > 0)
 		mmf_bugs_free(after, na);
+}
+
+/*
+ * The progress line (campaign.h): the proxies' samples summed, coverage
+ * the most of any guest, findings what the store gained.
+ */
+static void progress(const struct mmf_campaign_opts *o, const struct instance *in, uint64_t t0,
+		     const char *store, struct mmf_bug *before, int nb)
+{
+	uint64_t ms = (mmf_now_ns() - t0) / 1000000;
+	struct mmf_progress p = { .ms = ms, .left_ms = o->duration_ms - (int64_t)ms };
+	struct mmf_tally t = { 0 };
+
+	for (int k = 0; k < o->vms; k++) {
+		p.programs += sample_of(&in[k], "execs");
+		p.pcs = MAX(p.pcs, sample_of(&in[k], "pcs"));
+		p.edges = MAX(p.edges, sample_of(&in[k], "edges"));
+		p.queue += queue_size(o, &in[k]);
+		p.boots += sample_of(&in[k], "boots");
+	}
+	p.restarts = MAX(p.boots - o->vms, 0);
+	tally_store(store, before, nb, &t);
+	for (int i = 0; i < t.nr; i++)
+		p.found += t.t[i].count;
+	p.found_new = mmf_tally_new(&t);
+	mmf_tally_free(&t);
+	mmf_progress_print(o->info, &p);
 }
 
 /* Scratch disks and the snapshot a killed proxy's guest left behind. */
@@ -370,8 +380,8 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 				in[k].pid = 0;
 				alive--;
 			}
-		if (mmf_now_ns() - last >= PROGRESS_MS * 1000000ull) {
-			progress(o, in, t0);
+		if (!o->quiet && mmf_now_ns() - last >= MMF_PROGRESS_MS * 1000000ull) {
+			progress(o, in, t0, store, before, nb);
 			last = mmf_now_ns();
 		}
 		usleep(200000);
@@ -395,8 +405,8 @@ stop:
 			usleep(100000);
 		}
 	}
-	if (!r)
-		progress(o, in, t0);
+	if (!r && !o->quiet)
+		progress(o, in, t0, store, before, nb);
 	for (int k = 0; k < o->vms; k++) {
 		char *work = in[k].dir ? mmf_xasprintf("%s/work", in[k].dir) : NULL;
 

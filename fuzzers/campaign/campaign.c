@@ -360,11 +360,29 @@ int mmf_campaign_write_focus(const struct mmf_campaign_opts *o, char **path, cha
 	return r;
 }
 
+/* The progress line: the programs of the guests' execution logs so far. */
+static void progress(const struct mmf_campaign_opts *o, const struct guest *gs,
+		     const struct mmf_campaign_stats *st, uint64_t t0, uint64_t now, uint64_t end)
+{
+	struct mmf_progress p = {
+		.ms = now - t0, .programs = (long long)st->programs, .pcs = -1, .edges = -1,
+		.queue = -1, .found_new = mmf_tally_new(&st->tally), .boots = st->boots,
+		.restarts = st->restarts, .left_ms = (int64_t)(end - now),
+	};
+
+	for (int i = 0; i < o->vms; i++)
+		for (const char *q = gs[i].exec.buf; q && (q = strstr(q, MMF_VM_EXEC_MARK)); q++)
+			p.programs++;
+	for (int i = 0; i < st->tally.nr; i++)
+		p.found += st->tally.t[i].count;
+	mmf_progress_print(o->info, &p);
+}
+
 int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stats *st,
 		     char *err, size_t n)
 {
 	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
-	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms;
+	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms, shown = t0;
 	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL, *seeds;
 	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
@@ -419,6 +437,10 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 
 		if (now >= end)
 			break;
+		if (o->info && !o->quiet && now - shown >= MMF_PROGRESS_MS) {
+			progress(o, gs, st, t0, now, end);
+			shown = now;
+		}
 		if (o->nr_lkdtm && selftest == (1u << o->nr_lkdtm) - 1) {
 			if (o->info)
 				fprintf(o->info, "mmfuzz: campaign: self-test done: each LKDTM type was reported\n");

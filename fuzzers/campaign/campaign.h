@@ -60,7 +60,24 @@ struct mmf_campaign_opts {
 	bool no_snapshot;
 	volatile int *stop;	/* set by a signal handler */
 	FILE *info;
+	bool quiet;		/* no progress lines on info (the summary stays) */
 };
+
+/*
+ * The progress line both engines print on info every MMF_PROGRESS_MS:
+ * "[   30s] programs 305 (1.02/s) pcs 12707 edges 14330 queue 25 findings
+ * 3 (1 new) boots 2 restarts 1, 5m30s left"; pcs, edges and queue where
+ * known (-1: not printed).
+ */
+#define MMF_PROGRESS_MS		10000
+struct mmf_progress {
+	uint64_t ms;		/* since the start */
+	long long programs, pcs, edges, queue;
+	long found, found_new;	/* findings this run, and bugs new to the store */
+	int boots, restarts;
+	int64_t left_ms;
+};
+void mmf_progress_print(FILE *f, const struct mmf_progress *p);
 
 struct mmf_campaign_stats {
 	int boots, restarts, boot_crashes, boot_failures, reports, hangs, lost;

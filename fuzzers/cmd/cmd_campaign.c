@@ -91,6 +91,8 @@ int cmd_campaign(int argc, char **argv)
 		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &o.focus,
 			"afl: the coverage that counts: 'all', 'mm' (the functions of\n"
 			"mm/) or source files and directories, FILE[,FILE...]", .def = "mm"),
+		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &o.quiet,
+			"no progress line every 10 s (the summary stays)"),
 		MMF_OPT("no-snapshot", NULL, MMF_OPT_FLAG, &o.no_snapshot,
 			"restart a guest after a finding by booting it, not from the\n"
 			"snapshot taken at its first boot"),

@@ -49,6 +49,9 @@ grep -qx 'write(m7, 0, 16, 0xdd)' "$bug"/progs.* || fail "saved without its prog
 grep -q 'lkdtm_WARNING' "$bug/log.0" || fail "saved without the console"
 grep -qx 'found_by: fuzzer' "$bug/meta" || fail "the self-test's program is not the fuzzer's: $(cat "$bug/meta")"
 grep -q 'boot 2 ready' "$log" || fail "no fresh guest after the crash"
+# The same progress line as the mmfuzz engine's, with coverage and queue.
+grep -Eq '^\[ +[0-9]+s\] programs [1-9][0-9]* \([0-9.]+/s\) pcs [1-9][0-9]* edges [1-9][0-9]* queue [1-9][0-9]* findings [1-9][0-9]* \([0-9]+ new\) boots [0-9]+ restarts [0-9]+, ' \
+	"$TMP/log" || fail "no progress line with the crash counted"
 execs=$(sample "$out" execs)
 [ "$execs" -gt 31 ] || fail "afl-fuzz did not go on after the crash ($execs executions)"
 # The PCs are kernel text, and mm/ functions are among them.

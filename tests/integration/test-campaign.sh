@@ -1,9 +1,10 @@
 #!/bin/bash
-# A campaign under TCG with Debian's kernel: the guest fuzzes, then goes
-# silent (test hook); the campaign sees the hang, saves it with the
-# console log and the last programs, restarts the guest and goes on. A
-# SIGKILLed campaign loses nothing it saved and leaves no QEMU behind. A
-# guest whose fuzzer ends before the budget is booted again, no finding.
+# A campaign under TCG with Debian's kernel: the guest fuzzes (its progress
+# on the host), then goes silent (test hook); the campaign sees the hang,
+# saves it with the console log and the last programs, restarts the guest
+# and goes on. A SIGKILLed campaign loses nothing it saved and leaves no
+# QEMU behind. A guest whose fuzzer ends before the budget is booted
+# again, no finding.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -19,6 +20,9 @@ grep -v '^mmfuzz: vm 0: qemu' "$TMP/log"
 grep -q '^mmfuzz: vm 0: qemu-system-x86_64 .*-accel tcg' "$TMP/log" || fail "no QEMU command line"
 grep -q 'boot 1: first program .* s after QEMU started' "$TMP/log" || fail "no boot time"
 grep -q 'REPORT: no output from test machine' "$TMP/log" || fail "the silent guest was not seen as a hang"
+# Progress on the host every 10 s: the silence alone lasts 20 s, after programs ran.
+grep -Eq '^\[ +[0-9]+s\] programs [1-9][0-9]* \([0-9.]+/s\) findings [0-9]+ \([0-9]+ new\) boots [0-9]+ restarts [0-9]+, [0-9]+m[0-9]+s left$' \
+	"$TMP/log" || fail "no progress line with programs"
 summary=$(grep '^mmfuzz: campaign: .* boot(s)' "$TMP/log")
 boots=$(sed -n 's/.*campaign: \([0-9]*\) boot(s).*/\1/p' <<<"$summary")
 progs=$(sed -n 's/.* \([0-9]*\) program(s).*/\1/p' <<<"$summary")

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The campaign's progress line, one format for both engines (campaign.h). */
+#include <stdio.h>
+
+#include "campaign/campaign.h"
+
+void mmf_progress_print(FILE *f, const struct mmf_progress *p)
+{
+	double secs = p->ms / 1000.0;
+	int64_t left = p->left_ms > 0 ? p->left_ms / 1000 : 0;
+
+	fprintf(f, "[%6.0fs] programs %lld (%.2f/s)", secs, p->programs,
+		secs > 0 ? p->programs / secs : 0.0);
+	if (p->pcs >= 0)
+		fprintf(f, " pcs %lld edges %lld", p->pcs, p->edges);
+	if (p->queue >= 0)
+		fprintf(f, " queue %lld", p->queue);
+	fprintf(f, " findings %ld (%ld new) boots %d restarts %d, ", p->found, p->found_new,
+		p->boots, p->restarts);
+	if (left >= 3600)
+		fprintf(f, "%lldh%02lldm left\n", (long long)left / 3600, (long long)left / 60 % 60);
+	else
+		fprintf(f, "%lldm%02llds left\n", (long long)left / 60, (long long)left % 60);
+	fflush(f);
+}
