@@ -641,9 +641,11 @@ static int kernels(struct run *run, char *err, size_t n)
 
 	/* A patch without a tree to apply it to is refused before any side is built. */
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
+		/* The tree is the base's (--base TREE --patch P): name it, not a side. */
+		errno = 0;
 		if (o->side[s].patches[0] && (stat(o->side[s].src, &st) || !S_ISDIR(st.st_mode))) {
-			snprintf(err, n, "%s: a patch needs a kernel tree, not %s", side_name[s],
-				 o->side[s].src);
+			snprintf(err, n, "kernel tree %s: %s (a patch is applied to a tree)",
+				 o->side[s].src, errno ? strerror(errno) : "not a directory");
 			return -1;
 		}
 		for (int i = 0; o->side[s].patches[i]; i++) {

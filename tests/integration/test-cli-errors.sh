@@ -9,6 +9,16 @@ expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
 expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
 expect_error "fuzz: --duration 'soon' is not a duration" "$MMFUZZ" fuzz --native --duration soon
 expect_error 'unknown command' "$MMFUZZ" frobnicate
+# An unknown name is a bad value (1), whichever command takes it; usage is 2.
+for cmd in "bench nosuch" "stress nosuch"; do
+	rc=0
+	# shellcheck disable=SC2086 # the command and its word
+	"$MMFUZZ" $cmd 2>/dev/null || rc=$?
+	[ $rc -eq 1 ] || fail "'mmfuzz $cmd' exited $rc, not 1"
+done
+rc=0
+"$MMFUZZ" bench --no-such-option 2>/dev/null || rc=$?
+[ $rc -eq 2 ] || fail "'mmfuzz bench --no-such-option' exited $rc, not 2"
 # farm: a missing kernel, a bad shard count, an unwritable store, a log that is none.
 expect_error 'nope/bzImage: no such file' "$MMFUZZ" farm jobs --kernel "$TMP/nope/bzImage" \
 	--initramfs "$TMP/nope/i" --out "$TMP/jobs"

@@ -86,6 +86,7 @@ cmp -s "$copy/Makefile" "$TMP/tree/Makefile" && [ "$copy/Makefile" -ef "$TMP/tre
 rc=0
 "$MMFUZZ" validate --base "$TMP/tree/Makefile" --patch "$TMP/fix.patch" --out "$TMP/bad" \
 	>/dev/null 2>"$TMP/bad.err" || rc=$?
-[ $rc -ne 0 ] && grep -q 'a patch needs a kernel tree' "$TMP/bad.err" ||
+[ $rc -eq 1 ] && grep -q "kernel tree $TMP/tree/Makefile: not a directory (a patch is applied to a tree)" \
+	"$TMP/bad.err" ||
 	fail "a patch on an image: exit $rc, $(cat "$TMP/bad.err")"
 check_clean
