@@ -43,6 +43,7 @@ exec 7>&-
 
 night "$TMP/n1" --budget 20s "${hook[@]}"
 [ $rc -eq 3 ] || fail "night 1 exit status $rc, expected 3 (new bugs)"
+grep -Eq '^\[ +[0-9]+s\] programs [0-9]+ .* left$' "$TMP/n1" || fail "night 1 showed no progress"
 n1=$(newest)
 python3 - "$n1/summary.json" <<'EOF' || fail "night 1's summary.json"
 import json, sys
