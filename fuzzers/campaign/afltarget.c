@@ -35,6 +35,7 @@ struct target {
 	uint64_t t0, last_sample, execs, crashes, repeats;
 	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
 	uint64_t user_ns, sys_ns;	/* the programs' CPU time in the guest */
+	uint64_t phase_ns[MMF_SERVE_PHASES];	/* where the runs went */
 	/* The last input, whose map AFL++'s calibration asks for again. */
 	char *last;
 	size_t last_len;
@@ -142,10 +143,13 @@ static void sample(struct target *t, bool force)
 	t->last_sample = now;
 	fprintf(t->samples, "{\"t\":%.1f,\"execs\":%" PRIu64 ",\"repeats\":%" PRIu64
 		",\"pcs\":%zu,\"edges\":%zu,\"crashes\":%" PRIu64 ",\"boots\":%d,"
-		"\"run_ms\":%.0f,\"user_ms\":%.0f,\"sys_ms\":%.0f,\"request_ms\":%.0f}\n",
+		"\"run_ms\":%.0f,\"user_ms\":%.0f,\"sys_ms\":%.0f,\"request_ms\":%.0f,"
+		"\"phase_ms\":[%.0f,%.0f,%.0f,%.0f,%.0f,%.0f]}\n",
 		(now - t->t0) / 1e9, t->execs, t->repeats, t->pcs.nr, t->nr_edges, t->crashes,
 		mmf_guest_repro_boots(t->g), per_exec(t, t->run_ns), per_exec(t, t->user_ns),
-		per_exec(t, t->sys_ns), per_exec(t, t->request_ns));
+		per_exec(t, t->sys_ns), per_exec(t, t->request_ns), per_exec(t, t->phase_ns[0]),
+		per_exec(t, t->phase_ns[1]), per_exec(t, t->phase_ns[2]), per_exec(t, t->phase_ns[3]),
+		per_exec(t, t->phase_ns[4]), per_exec(t, t->phase_ns[5]));
 	fflush(t->samples);
 }
 
@@ -256,6 +260,8 @@ static int run_input(struct target *t, bool *crash)
 	t->run_ns += t->cov.run_ns;
 	t->user_ns += t->cov.user_ns;
 	t->sys_ns += t->cov.sys_ns;
+	for (int i = 0; i < MMF_SERVE_PHASES; i++)
+		t->phase_ns[i] += t->cov.phase_ns[i];
 	t->execs++;
 	take_coverage(t);
 	if (t->o->cover && strcmp(t->cov.outcome, "failed"))

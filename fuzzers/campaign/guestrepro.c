@@ -503,13 +503,16 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 			c->pcs[c->nr_pcs++] = pc;
 		}
 	} else if (!strncmp(line, MMF_SERVE_STATUS, strlen(MMF_SERVE_STATUS))) {
-		unsigned long long ns = 0, user = 0, sys = 0;
+		unsigned long long ns = 0, user = 0, sys = 0, ph[MMF_SERVE_PHASES] = { 0 };
 
-		if (sscanf(line + strlen(MMF_SERVE_STATUS), "%15s %llu %*s %llu %llu", c->outcome,
-			   &ns, &user, &sys) >= 1) {
+		if (sscanf(line + strlen(MMF_SERVE_STATUS),
+			   "%15s %llu %*s %llu %llu %llu %llu %llu %llu %llu %llu", c->outcome,
+			   &ns, &user, &sys, &ph[0], &ph[1], &ph[2], &ph[3], &ph[4], &ph[5]) >= 1) {
 			c->run_ns = ns;
 			c->user_ns = user;
 			c->sys_ns = sys;
+			for (int i = 0; i < MMF_SERVE_PHASES; i++)
+				c->phase_ns[i] = ph[i];
 		}
 	} else if (!strncmp(line, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
 		snprintf(title, n, "%s", line + strlen(MMF_SERVE_TITLE));
@@ -533,6 +536,7 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 	clear_reports(c);
 	c->outcome[0] = '\0';
 	c->run_ns = c->user_ns = c->sys_ns = 0;
+	memset(c->phase_ns, 0, sizeof(c->phase_ns));
 	if (ensure_guest(g))
 		return -1;
 	mmf_sb_init(&req);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "model/prog.h"
+#include "repro/repro.h"
 #include "util/util.h"
 #include "vm/vm.h"
 
@@ -80,6 +81,7 @@ struct mmf_guest_cover {
 	char outcome[16];
 	uint64_t run_ns;	/* the program's run in the guest */
 	uint64_t user_ns, sys_ns;	/* its CPU time there, user and kernel */
+	uint64_t phase_ns[MMF_SERVE_PHASES];	/* where its run went */
 	int nr_reports;
 	struct {
 		char *title, *body;

@@ -67,10 +67,14 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 	eo.cover = cover;
 	if (mmf_exec_prog(&p, &eo, &r))
 		return -1;
-	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s %llu %llu\n",
+	mmf_sb_printf(out, MMF_SERVE_STATUS "%s %llu %s %llu %llu",
 		      mmf_run_status_name(r.status), (unsigned long long)r.ns,
 		      mmf_kcov_available() ? "kcov+state" : "state", (unsigned long long)r.user_ns,
 		      (unsigned long long)r.sys_ns);
+	_Static_assert(MMF_NR_PHASES == MMF_SERVE_PHASES, "the status line's phases");
+	for (int i = 0; i < MMF_NR_PHASES; i++)
+		mmf_sb_printf(out, " %llu", (unsigned long long)r.phase_ns[i]);
+	mmf_sb_puts(out, "\n");
 	for (int i = 0; i < r.nr_reports; i++) {
 		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
 			      (int)strcspn(r.reports[i].title, "\n"), r.reports[i].title);

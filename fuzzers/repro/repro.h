@@ -88,7 +88,8 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
  * coverage and answers, besides its titles, MMF_SERVE_STATUS and the run
  * status's name, the program's run time in ns, the feedback ("kcov", or
  * "state" without KCOV: exec/feedback.h) and the CPU time of its processes
- * in user space and in the kernel in ns, for each report of its oracles or the kernel log its
+ * in user space and in the kernel in ns, then each phase's ns (exec.h,
+ * enum mmf_phase, in order), for each report of its oracles or the kernel log its
  * MMF_SERVE_TITLE line and an MMF_SERVE_REPORT line with the report's text
  * (mmf_sb_escaped_line()), MMF_SERVE_EDGES lines of "index:count" hex pairs and
  * MMF_SERVE_PCS lines of hex PCs (the focus's distinct PCs), then "done 0".
@@ -96,6 +97,8 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 #define MMF_SERVE_FOCUS	"focus"
 #define MMF_SERVE_COVER	"cover"
 #define MMF_SERVE_STATUS	"status "
+/* The phases of the status line: setup start body end exit after (exec.h). */
+#define MMF_SERVE_PHASES	6
 #define MMF_SERVE_REPORT	"report "
 #define MMF_SERVE_EDGES	"edges "
 #define MMF_SERVE_PCS	"pcs "
