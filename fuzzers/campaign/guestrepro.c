@@ -506,8 +506,9 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 		unsigned long long ns = 0, user = 0, sys = 0, ph[MMF_SERVE_PHASES] = { 0 };
 
 		if (sscanf(line + strlen(MMF_SERVE_STATUS),
-			   "%15s %llu %*s %llu %llu %llu %llu %llu %llu %llu %llu", c->outcome,
-			   &ns, &user, &sys, &ph[0], &ph[1], &ph[2], &ph[3], &ph[4], &ph[5]) >= 1) {
+			   "%15s %llu %15s %llu %llu %llu %llu %llu %llu %llu %llu", c->outcome,
+			   &ns, c->feedback, &user, &sys, &ph[0], &ph[1], &ph[2], &ph[3], &ph[4],
+			   &ph[5]) >= 1) {
 			c->run_ns = ns;
 			c->user_ns = user;
 			c->sys_ns = sys;
@@ -534,7 +535,7 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 	c->nr_pcs = 0;
 	c->console.len = 0;
 	clear_reports(c);
-	c->outcome[0] = '\0';
+	c->outcome[0] = c->feedback[0] = '\0';
 	c->run_ns = c->user_ns = c->sys_ns = 0;
 	memset(c->phase_ns, 0, sizeof(c->phase_ns));
 	if (ensure_guest(g))

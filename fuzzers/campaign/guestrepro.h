@@ -79,6 +79,7 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 
 struct mmf_guest_cover {
 	char outcome[16];
+	char feedback[16];	/* what the map holds: "kcov+state", or "state" */
 	uint64_t run_ns;	/* the program's run in the guest */
 	uint64_t user_ns, sys_ns;	/* its CPU time there, user and kernel */
 	uint64_t phase_ns[MMF_SERVE_PHASES];	/* where its run went */

@@ -81,7 +81,8 @@ static int cover_one(struct mmf_guest_repro *g, const struct mmf_prog *p, FILE *
 	for (size_t i = 0; i < c.nr_pcs; i++)
 		fprintf(f, "0x%llx\n", (unsigned long long)c.pcs[i]);
 	if (!r)
-		printf("coverage: %s, %zu PCs, %d edges\n", c.outcome, c.nr_pcs, edges);
+		printf("coverage: %s, %zu PCs, %d edges (%s)\n", c.outcome, c.nr_pcs, edges,
+		       c.feedback);
 	if (!r && !strcmp(c.outcome, "failed"))
 		r = -1;
 	mmf_guest_cover_free(&c);

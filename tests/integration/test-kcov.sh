@@ -2,7 +2,8 @@
 # KCOV in the guest's executor: a program that pages its memory out and
 # faults it back in (corpus/swapin-exclusive-reuse.mmf) reaches the
 # PAGEOUT walk and do_swap_page, PCs from the program's own tasks (its
-# fork child's too); a program with no memory calls does not.
+# fork child's too), with the state feedback beside KCOV's edges; a
+# program with no memory calls does not.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -10,7 +11,9 @@ k=$(fuzzing_kernel)
 "$MMFUZZ" exec --kernel "$k/bzImage" --cover "$TMP/pcs" corpus/swapin-exclusive-reuse.mmf \
 	>"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "exec --cover failed"; }
 cat "$TMP/out"
-grep -q '^coverage: ok, [0-9]* PCs' "$TMP/out" || fail "no coverage line"
+# KCOV's edges and, beside them, the program's effects on its pages.
+grep -q '^coverage: ok, [0-9]* PCs, [0-9]* edges (kcov+state)$' "$TMP/out" ||
+	fail "no coverage line with KCOV and state feedback"
 covered_functions "$k/vmlinux" "$TMP/pcs" >"$TMP/hit"
 for f in do_swap_page madvise_cold_or_pageout_pte_range copy_page_range; do
 	grep -qx "$f" "$TMP/hit" || fail "no PC in $f"

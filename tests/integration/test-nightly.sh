@@ -73,7 +73,7 @@ grep -q '^Subject: \[mmfuzz\] DATA CORRUPTION: ' "$bug/report.txt" &&
 	{ cat "$bug/report.txt"; fail "report.txt lacks its parts"; }
 tried=$(cat "$S"/crashes/*/title)
 
-night "$TMP/n2" --budget 10s "${hook[@]}"
+night "$TMP/n2" --budget 5s "${hook[@]}"
 n2=$(newest)
 [ "$n2" != "$n1" ] || fail "night 2 is night 1"
 python3 - "$n2/summary.json" "$rc" <<'EOF' || fail "night 2's summary.json or exit status"
@@ -98,7 +98,7 @@ done <<<"$tried"
 # A kernel report of its own in any night (CI saw "kernel panic: Fatal
 # exception" in night 2: TCG's int3 artefact, which kvm/init's perf-hold
 # ends) is shown at the end; the hook's bugs are what the nights assert.
-night "$TMP/n3" --budget 10s --fixed-after 1
+night "$TMP/n3" --budget 5s --fixed-after 1
 python3 - "$(newest)/summary.json" "$rc" <<'EOF' || fail "night 3: the hook's bugs came back"
 import json, sys
 s = json.load(open(sys.argv[1]))
