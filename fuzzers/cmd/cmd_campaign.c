@@ -79,7 +79,7 @@ int cmd_campaign(int argc, char **argv)
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
 			"guests' own loop",
-			.def = "afl on a KCOV kernel, afl-fuzz installed"),
+			.def = "mmfuzz"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
 			"campaign's OUT (repeatable); none: generation alone",

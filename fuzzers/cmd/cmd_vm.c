@@ -131,7 +131,7 @@ int cmd_vm(int argc, char **argv)
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV on the host (a campaign of one guest,\n"
 			"see 'mmfuzz campaign'); mmfuzz: the guest's own loop",
-			.def = "afl on a KCOV kernel, afl-fuzz installed"),
+			.def = "mmfuzz"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"seeds (repeatable); none: generation alone", .hi = ARRAY_SIZE(corpus) - 1,
 			.def = "the project's corpus/"),

@@ -361,9 +361,13 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 	bool afl;
 	int nb, rc;
 
-	/* AFL++ over KCOV where the kernel has it: the patch's code then weighs more. */
+	/*
+	 * AFL++ over KCOV where the kernel has it, whatever the campaigns'
+	 * default: only its map can weigh the patch's code more.
+	 */
 	co.cover = run->im[side].kcov == 1;
-	if (mmf_campaign_engine(&co, NULL, &run->im[side], corpus, &afl, err, n)) {
+	if (mmf_campaign_engine(&co, co.cover && mmf_afl_available() ? "afl" : "mmfuzz",
+				&run->im[side], corpus, &afl, err, n)) {
 		free(out);
 		return -1;
 	}
