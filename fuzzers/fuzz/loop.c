@@ -159,15 +159,27 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 /*
  * With --corrupt-tag T, one program in 8 stores tag T, so that the hook
  * fires within a short run and what it makes reproduces (the reproducing
- * guests corrupt after the same writes).
+ * guests corrupt after the same writes). Each such store is read back at
+ * once: a page the hook changed is then seen whatever the program does
+ * to it later (overwrites it, unmaps it), not by chance.
  */
 static void tag_hook(const struct mmf_fuzz_opts *o, struct mmf_rand *rnd, struct mmf_prog *p)
 {
 	if (!o->corrupt_tag || !mmf_rand_oneof(rnd, 8))
 		return;
-	for (int i = 0; i < p->nr; i++)
-		if (p->stmts[i].id >= 0 && (mmf_calls[p->stmts[i].id].flags & MMF_CALL_STORES))
-			p->stmts[i].args[3] = o->corrupt_tag;
+	for (int i = 0; i < p->nr; i++) {
+		struct mmf_stmt *s = &p->stmts[i];
+
+		if (s->id < 0 || !(mmf_calls[s->id].flags & MMF_CALL_STORES))
+			continue;
+		s->args[3] = o->corrupt_tag;
+		if (p->nr == MMF_MAX_STMTS || !(mmf_calls[s->id].flags & MMF_CALL_RANGE))
+			continue;
+		memmove(s + 2, s + 1, (p->nr - i - 1) * sizeof(*s));
+		s[1] = (struct mmf_stmt){ .id = MMF_READ, .args = { s->args[0], s->args[1], s->args[2] } };
+		p->nr++;
+		i++;
+	}
 }
 
 static const char kcsan_race[] = "/sys/kernel/debug/mmfuzz-race";
