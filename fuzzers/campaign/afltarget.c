@@ -196,7 +196,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 			res.new_bug ? "new" : res.related ? "related" : "known", cr.title,
 			t->o->store, res.name);
 		if (!first)
-			first = mmf_xstrdup(cr.title);
+			first = mmf_xstrdup(res.title);
 	}
 	free(first);
 	mmf_sb_free(&prog);

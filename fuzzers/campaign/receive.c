@@ -78,7 +78,7 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 		ret = -1;
 	} else {
 		if (!boot && r->tally)
-			mmf_tally_add(r->tally, added.related ? c->related : c->title, &added);
+			mmf_tally_add(r->tally, added.title, &added);
 		if (r->info)
 			fprintf(r->info, "mmfuzz: %s: %s%s (%s/%s, %ld so far%s%s; saved %.2f s"
 				" after it arrived)\n", r->who, boot ? "boot crash: " : "REPORT: ",
@@ -87,7 +87,7 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 				added.related ? c->related : "",
 				(mmf_now_ns() / 1000000 - arrived_ms) / 1e3);
 		if (!boot)
-			mmf_store_group_saved(&r->group, c->title, &added, prog, arrived_ms);
+			mmf_store_group_saved(&r->group, added.title, &added, prog, arrived_ms);
 	}
 	if (r->info)
 		fflush(r->info);

@@ -115,7 +115,7 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			   struct mmf_fuzz_stats *st)
 {
 	/* one program's reports are one bug: the first saved one's (store.h) */
-	const char *first = NULL;
+	char first[sizeof(((struct mmf_store_added *)0)->title)] = "";
 
 	for (int i = 0; i < r->nr_reports; i++) {
 		struct mmf_exec_report rep = r->reports[i];
@@ -131,7 +131,7 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 		mmf_stress_last(run, &body);
 		rep.body = body.buf;
 		/* Saved (and in a guest, on the host) before it is printed. */
-		saved = mmf_save_crash(o->out, &rep, p, first, &res);
+		saved = mmf_save_crash(o->out, &rep, p, first[0] ? first : NULL, &res);
 		st->reports++;
 		if (o->print_reports)
 			printf("%s\n", rep.body);
@@ -142,9 +142,9 @@ static void handle_reports(const struct mmf_fuzz_opts *o, const struct mmf_prog 
 			mmf_tally_add(&st->tally, r->reports[i].title, NULL);
 			continue;
 		}
-		mmf_tally_add(&st->tally, res.related ? first : r->reports[i].title, &res);
-		if (!first)
-			first = r->reports[i].title;
+		mmf_tally_add(&st->tally, res.title, &res);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", res.title);
 		if (res.index >= 0) {
 			printf("REPORT: %s (saved as %s/crashes/%s/report.%d)\n",
 			       r->reports[i].title, o->out, res.name, res.index);

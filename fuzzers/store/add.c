@@ -147,12 +147,15 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 			struct mmf_crash own = { .corrupted = c->corrupted };
 
 			out->related = true;
+			snprintf(out->title, sizeof(out->title), "%s", rel);
 			ret = mmf_store_alt_add(&b, rel, title, &own);
 			if (ret)
 				mmf_bugdir_unlock(&b);
 		}
 		free(rel);
 	}
+	if (!out->related)
+		snprintf(out->title, sizeof(out->title), "%s", title);
 	if (ret == -ENOENT)
 		ret = mmf_bugdir_lock(dir, title, false, &b);
 	if (!out->related && ret == -ENOENT) {
@@ -163,6 +166,8 @@ int mmf_store_add_keep(const char *dir, const struct mmf_crash *c, int keep,
 		char *known = mmf_store_alt_match(dir, title, c);
 
 		ret = mmf_bugdir_lock(dir, known ? known : title, true, &b);
+		if (known)
+			snprintf(out->title, sizeof(out->title), "%s", known);
 		if (!ret)
 			ret = mmf_store_alt_add(&b, known ? known : title, title, c);
 		if (ret && b.path)

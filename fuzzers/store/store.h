@@ -75,6 +75,8 @@ struct mmf_crash {
 /* What mmf_store_add() did. */
 struct mmf_store_added {
 	char name[128];		/* the bug's directory name in the store */
+	/* the bug's title (this one's, a known alternative's or related's) */
+	char title[256];
 	int index;		/* N of report.N, -1 if only counted (keep limit) */
 	long count;		/* the bug's count, this occurrence included */
 	bool new_bug;		/* the first occurrence of this title */

@@ -342,6 +342,8 @@ static void test_alt_titles(void)
 	CHECK(!mmf_store_add(dir, &c, &b), "%s", mmf_store_err());
 	CHECK(!b.new_bug && b.count == 2 && !strcmp(a.name, b.name),
 	      "GPF not counted to the KASAN bug: %s, count %ld", b.name, b.count);
+	CHECK(!strcmp(b.title, "KASAN: use-after-free Read in swap_free"),
+	      "counted to a bug of another title: '%s'", b.title);
 	alt = file_in(dir, a.name, "alt");
 	CHECK(alt && !strcmp(alt, "bad-access in swap_free\n"
 			     "general protection fault in swap_free\n"), "alt '%s'", alt);
@@ -391,6 +393,7 @@ static void test_related(void)
 	c.title = "kernel BUG in do_swap_page";
 	CHECK(!mmf_store_add(dir, &c, &b) && !b.new_bug && b.related && b.count == 2 &&
 	      !strcmp(a.name, b.name), "not counted to the first: %s, count %ld", b.name, b.count);
+	CHECK(!strcmp(b.title, "DATA CORRUPTION: misplaced anon page"), "bug title '%s'", b.title);
 	mmf_store_group_saved(&g, c.title, &b, 42, 2000);
 	c.title = "kernel BUG in corrupted";
 	c.corrupted = true;
