@@ -503,6 +503,14 @@ out:
 			guest_stop(&gs[i], st);
 		}
 		mmf_vm_snap_free(&gs[i].snap);
+	}
+	/* The last line at the end, as the AFL++ engine's: every program counted. */
+	if (!rc && o->info && !o->quiet) {
+		uint64_t now = mmf_now_ns() / 1000000;
+
+		progress(o, gs, st, t0, now, MAX(end, now));
+	}
+	for (int i = 0; i < o->vms; i++) {
 		free(gs[i].dir);
 		mmf_receiver_free(&gs[i].rx);
 	}
