@@ -30,27 +30,15 @@ const char *mmf_last_progs(const char *log, size_t len, int n)
 	return log + (i == (size_t)-1 ? 0 : i);
 }
 
-const char *mmf_last_prog_text(const char *log)
+size_t mmf_last_prog_bytes(const char *log, uint8_t *buf, size_t cap)
 {
 	const char *last = mmf_last_progs(log, strlen(log), 1), *text = strchr(last, '\n');
-
-	/* A log without a mark is one program. */
-	return strncmp(last, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)) ? last :
-	       text ? text + 1 : "";
-}
-
-/* The last program of progs by its byte form, whatever its text's layout; 0: none. */
-static uint64_t prog_id(const char *progs)
-{
-	uint8_t buf[MMF_SEED_MAX];
 	struct mmf_prog p;
 	char err[128];
-	size_t len;
 
-	if (!progs || mmf_prog_parse(mmf_last_prog_text(progs), &p, err, sizeof(err)))
-		return 0;
-	len = mmf_prog_encode(&p, buf, sizeof(buf));
-	return len ? mmf_fnv64(MMF_FNV64_INIT, buf, len) : 0;
+	if (!strncmp(last, MMF_VM_EXEC_MARK, strlen(MMF_VM_EXEC_MARK)))
+		last = text ? text + 1 : "";
+	return mmf_prog_parse(last, &p, err, sizeof(err)) ? 0 : mmf_prog_encode(&p, buf, cap);
 }
 
 int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *store,
@@ -59,7 +47,11 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 	struct mmf_sym_opts so = { .vmlinux = r->vmlinux };
 	struct mmf_store_added added;
 	char *sym = NULL, *notes = NULL, *origin = NULL;
-	uint64_t prog = boot ? 0 : prog_id(c->progs);
+	const char *related = c->related;
+	/* Its program, once: which seed it is, which group it is of. */
+	uint8_t buf[MMF_SEED_MAX];
+	size_t len = c->progs ? mmf_last_prog_bytes(c->progs, buf, sizeof(buf)) : 0;
+	uint64_t prog = boot || !len ? 0 : mmf_fnv64(MMF_FNV64_INIT, buf, len);
 	int ret = 0;
 
 	if (r->vmlinux && c->report && c->report[0] &&
@@ -68,7 +60,8 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 	c->kernel = r->kernel;
 	c->arch = r->arch;
 	if (!c->origin && !r->origin && r->seeds && c->progs)
-		c->origin = origin = mmf_seed_origin_text(r->seeds, c->progs);
+		c->origin = origin = len ? mmf_seed_origin(r->seeds, buf, len) :
+					   mmf_xstrdup("fuzzer");
 	if (!c->origin)
 		c->origin = r->origin;
 	if (!c->related)
@@ -96,6 +89,8 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 	if (origin)
 		c->origin = NULL;
 	free(origin);
+	/* The group's title may be replaced: c keeps none of it. */
+	c->related = related;
 	return ret;
 }
 

@@ -58,7 +58,10 @@ int mmf_receive_save(struct mmf_receiver *r, struct mmf_crash *c, const char *st
 
 /* The last n programs of an execution log (their "# mmfuzz: executing" marks). */
 const char *mmf_last_progs(const char *log, size_t len, int n);
-/* The last program's text, without its mark (a log without marks is one program). */
-const char *mmf_last_prog_text(const char *log);
+/*
+ * The byte form of the last program of an execution log (a log without
+ * marks is one program) into buf; its length, 0 if it does not parse.
+ */
+size_t mmf_last_prog_bytes(const char *log, uint8_t *buf, size_t cap);
 
 #endif

@@ -205,14 +205,10 @@ char *mmf_seed_origin(const char *index, const void *data, size_t len)
 
 char *mmf_seed_origin_text(const char *index, const char *log)
 {
-	const char *text = mmf_last_prog_text(log);
 	uint8_t buf[MMF_SEED_MAX];
-	struct mmf_prog p;
-	char err[128];
+	size_t len = mmf_last_prog_bytes(log, buf, sizeof(buf));
 
-	if (!index || mmf_prog_parse(text, &p, err, sizeof(err)))
-		return mmf_xstrdup("fuzzer");
-	return mmf_seed_origin(index, buf, mmf_prog_encode(&p, buf, sizeof(buf)));
+	return index && len ? mmf_seed_origin(index, buf, len) : mmf_xstrdup("fuzzer");
 }
 
 int mmf_seeds_text(const char *dir, struct strbuf *sb, char *err, size_t n)
