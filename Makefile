@@ -108,7 +108,12 @@ $(O)/mmfuzz: $(CMD_OBJ) $(O)/libmmfuzz.a
 $(O)/mmfuzz-static: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -static -o $@ $^ $(LDLIBS)
 
-static: $(O)/mmfuzz-static
+# kvm/init's perf-hold, run before the snapshot point: a program of its
+# own, since the guest's mmfuzz only arrives after it.
+$(O)/perf-hold-static: kvm/perf-hold.c fuzzers/exec/perf_dummy.h
+	$(CC) $(MMF_CFLAGS) -static -o $@ $<
+
+static: $(O)/mmfuzz-static $(O)/perf-hold-static
 
 # The AFL++ custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY; CONTRIBUTING.md, "The
 # AFL++ mutator"), next to mmfuzz for the AFL engine: fuzzers/afl/ with the

@@ -1,10 +1,17 @@
 #!/bin/bash
-# The guests' initramfs: busybox-static, the static mmfuzz (stressors are
-# linked in), kernel modules and kvm/init as /init, packed with cpio and
-# gzip. Cached by the hash of what goes in, in
-# $MMFUZZ_CACHE/initramfs/ARCH-HASH.cpio.gz; prints that path.
+# The guests' initramfs: busybox-static, kvm/init as /init, its perf-hold
+# (kvm/perf-hold.c) and kernel modules, packed with cpio and gzip, and the
+# guests' static mmfuzz (stressors are linked in) beside it. Both are
+# cached by the hash of what goes in, in $MMFUZZ_CACHE/initramfs/; prints
+# the initramfs's path, then mmfuzz's.
 #
-#   scripts/build-initramfs.sh x86_64|arm64 [MODULES_DIR]
+#   scripts/build-initramfs.sh [--with-mmfuzz] x86_64|arm64 [MODULES_DIR]
+#
+# mmfuzz is not in the initramfs: the host gives it to the guest on a disk
+# of its own, which init reads after the snapshot point (fuzzers/vm/vm.c),
+# so that a new mmfuzz restores the guests saved with the old one. With
+# --with-mmfuzz it is in it, as /bin/mmfuzz, and only the initramfs is
+# printed: for guests without the host's disks, a farm's (docs/farms.md).
 #
 # MODULES_DIR (.../lib/modules/VERSION, with modules.dep) is for kernels
 # with modules, like Debian's (scripts/fetch-kernel.sh): the modules init
@@ -18,21 +25,24 @@ cd "$(dirname "$0")/.."
 
 declare -A debarch=([x86_64]=amd64 [arm64]=arm64)
 declare -A target=([x86_64]=static [arm64]=static-arm64)
-declare -A binary=([x86_64]=build/mmfuzz-static [arm64]=build-arm64/mmfuzz-static)
+declare -A build=([x86_64]=build [arm64]=build-arm64)
 # What kvm/init needs that Debian's cloud kernels build as modules.
 modules=(virtio_blk zram)
 
+inside=0
+[ "${1:-}" = --with-mmfuzz ] && { inside=1; shift; }
 arch=${1:-}
 moddir=${2:-}
-[ -n "$arch" ] && [ -n "${debarch[$arch]:-}" ] ||
-	{ echo "usage: $0 x86_64|arm64 [MODULES_DIR]" >&2; exit 2; }
+[ -n "$arch" ] && [ -n "${debarch[$arch]:-}" ] && [ $# -le 2 ] ||
+	{ echo "usage: $0 [--with-mmfuzz] x86_64|arm64 [MODULES_DIR]" >&2; exit 2; }
 deb=${debarch[$arch]}
 cache=${MMFUZZ_CACHE:-/var/cache/mmfuzz}
 # Only the result goes to stdout.
 exec 3>&1 1>&2
 
 make -s -j2 --no-print-directory "${target[$arch]}"
-mmfuzz=${binary[$arch]}
+mmfuzz=${build[$arch]}/mmfuzz-static
+hold=${build[$arch]}/perf-hold-static
 
 # busybox-static of the guest's arch: the host's own, or the package's
 # binary, unpacked (never installed) into the cache once.
@@ -81,21 +91,51 @@ if [ "${MMFUZZ_STRESSNG:-0}" = 1 ]; then
 		$(ldd /usr/bin/stress-ng | awk '/=> \// { print $3 } /^\t\// { print $1 }'))
 fi
 
+# Each rebuilt mmfuzz makes a new one of each KIND: keep the 4 newest of
+# the arch, and any used in the last week (a long campaign boots its
+# guests again from its own).
+prune() {
+	ls -t "$cache/initramfs/"$1 | tail -n +5 | xargs -r -I{} find {} -mtime +7 -delete
+}
+
+# The guest's mmfuzz, by its content: a campaign's guests keep the one it
+# started with, whatever is built meanwhile.
+mkdir -p "$cache/initramfs"
+bin=$cache/initramfs/mmfuzz-$arch-$(sha256sum <"$mmfuzz" | cut -c1-16)
+if [ -f "$bin" ]; then
+	touch "$bin"
+else
+	install -m 755 "$mmfuzz" "$bin.tmp.$$"
+	mv "$bin.tmp.$$" "$bin"
+	prune "mmfuzz-$arch-*"
+fi
+inner=()
+[ $inside = 1 ] && inner=("$bin")
+
 hash=$({
-	sha256sum scripts/build-initramfs.sh kvm/init kvm/kcsan-filter "$busybox" "$mmfuzz" "${stressng[@]}" |
-		cut -d" " -f1
+	sha256sum scripts/build-initramfs.sh kvm/init kvm/kcsan-filter "$busybox" "$hold" \
+		"${inner[@]}" "${stressng[@]}" | cut -d" " -f1
 	for ko in "${kos[@]}"; do
 		echo "${ko##*/}"
 		sha256sum <"$ko"
 	done
 } | sha256sum | cut -c1-16)
-out=$cache/initramfs/$arch-$hash.cpio.gz
-if [ -f "$out" ]; then
+# Those with mmfuzz by a name of their own: each build makes one, and the
+# one without, which changes seldom, must not be pruned for them.
+kind=$arch-
+[ $inside = 0 ] || kind=$arch-with-mmfuzz-
+out=$cache/initramfs/$kind$hash.cpio.gz
+# Only what the caller has no other way to get.
+result() {
 	echo "$out" >&3
+	[ $inside = 1 ] || echo "$bin" >&3
+}
+# Never touched when reused: the snapshot cache's key has its time.
+if [ -f "$out" ]; then
+	result
 	exit 0
 fi
 
-mkdir -p "$cache/initramfs"
 tmp=$(mktemp -d "$cache/initramfs/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 r=$tmp/root
@@ -103,7 +143,8 @@ mkdir -p "$r/bin" "$r/dev" "$r/lib/modules"
 install -m 755 kvm/init "$r/init"
 install -m 644 kvm/kcsan-filter "$r/kcsan-filter"
 install -m 755 "$busybox" "$r/bin/busybox"
-install -m 755 "$mmfuzz" "$r/bin/mmfuzz"
+install -m 755 "$hold" "$r/bin/perf-hold"
+[ $inside = 0 ] || install -m 755 "$bin" "$r/bin/mmfuzz"
 # At their own paths: the dynamic loader finds them there as on the host.
 for f in "${stressng[@]}"; do
 	install -D -m 755 "$(readlink -f "$f")" "$r$f"
@@ -127,10 +168,7 @@ done
 (cd "$r" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9n >"$tmp/initramfs.cpio.gz"
 mv "$tmp/initramfs.cpio.gz" "$out"
-# Each rebuilt mmfuzz makes a new one: keep the 4 newest per arch, and any
-# of the last week (a long campaign boots its guests again from its own).
-ls -t "$cache/initramfs/$arch"-*.cpio.gz | tail -n +5 |
-	xargs -r -I{} find {} -mtime +7 -delete
+prune "$kind[0-9a-f]*.cpio.gz"
 echo "build-initramfs: $out ($(( $(stat -c %s "$out") >> 10 )) KiB," \
 	"${#kos[@]} module(s))"
-echo "$out" >&3
+result

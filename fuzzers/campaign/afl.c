@@ -166,6 +166,10 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	argv[na++] = o->kernel;
 	argv[na++] = "--initramfs";
 	argv[na++] = o->initrd;
+	if (o->mmfuzz) {
+		argv[na++] = "--guest-mmfuzz";
+		argv[na++] = o->mmfuzz;
+	}
 	argv[na++] = "--mem";
 	argv[na++] = mem;
 	argv[na++] = "--cpus";

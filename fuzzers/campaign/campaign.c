@@ -61,7 +61,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	char why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
-		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
+		.mmfuzz = o->mmfuzz,		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
 		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args.v,
 		.findings = true,
 	};

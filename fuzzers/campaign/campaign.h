@@ -29,6 +29,7 @@ struct mmf_campaign_opts {
 	const struct mmf_vm_arch *arch;
 	enum mmf_vm_accel accel;
 	const char *kernel, *initrd;
+	const char *mmfuzz;	/* the guest's (mmf_vm_config.mmfuzz) */
 	const char *vmlinux;	/* symbolize reports with it; NULL: don't */
 	const char *out;	/* crashes/, boot-crashes/, vm-N/ go here */
 	const char *store;	/* the crash store; NULL: OUT/crashes */

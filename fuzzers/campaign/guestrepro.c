@@ -58,6 +58,7 @@ int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, cons
 		return -1;
 	o->kernel = im->kernel;
 	o->initrd = im->initrd;
+	o->mmfuzz = im->mmfuzz;
 	o->accel = mmf_vm_accel_detect(o->arch, im->kernel);
 	return 0;
 }
@@ -202,7 +203,7 @@ static int boot_once(struct mmf_guest_repro *g)
 	char *work, *exec_log, *path, err[512], line[512];
 	struct mmf_vm_config c = {
 		.arch = g->o.arch, .accel = g->o.accel, .kernel = g->o.kernel,
-		.initrd = g->o.initrd, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
+		.initrd = g->o.initrd, .mmfuzz = g->o.mmfuzz, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
 		.numa_nodes = 2,
 		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
 		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,

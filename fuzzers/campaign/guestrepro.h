@@ -25,6 +25,7 @@ struct mmf_guest_repro_opts {
 	const struct mmf_vm_arch *arch;
 	enum mmf_vm_accel accel;
 	const char *kernel, *initrd;
+	const char *mmfuzz;	/* the guest's (mmf_vm_config.mmfuzz) */
 	const char *workdir;	/* boot-N/ with disks and console.log */
 	int mem_mb, cpus;
 	const char *append;	/* more kernel command line, NULL for none */

@@ -25,6 +25,7 @@ int cmd_afl_target(int argc, char **argv)
 		.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
 	};
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *focus = NULL, *weights = NULL;
+	const char *mmfuzz = NULL;
 	struct mmf_focus_weights fw;
 	const char *user[12] = { 0 }, *extra[5] = { "--stress" };
 	struct mmf_guest_argv gargs = { 0 };
@@ -34,6 +35,10 @@ int cmd_afl_target(int argc, char **argv)
 		CMD_OPT_ARCH(&arch),
 		CMD_OPT_KERNEL(&kernel, "default"),
 		CMD_OPT_INITRAMFS(&initrd),
+		MMF_OPT("guest-mmfuzz", "FILE", MMF_OPT_STR, &mmfuzz,
+			"the guests' static mmfuzz, on a disk of its own\n"
+			"(scripts/build-initramfs.sh prints it)",
+			.def = "the one built with the initramfs, or the initramfs's own"),
 		CMD_OPT_MEM(&o.go.mem_mb),
 		CMD_OPT_CPUS(&o.go.cpus),
 		CMD_OPT_TIMEOUT(&o.go.timeout_ms),
@@ -119,6 +124,8 @@ int cmd_afl_target(int argc, char **argv)
 	if (mmf_guest_repro_setup(&o.go, arch, kernel, initrd, &im, err, sizeof(err)))
 		mmf_die("afl-target: %s", err);
 	o.kernel_name = im.kernel;
+	if (mmfuzz)
+		o.go.mmfuzz = mmfuzz;
 	mmf_guest_argv_list(&gargs, extra);
 	mmf_guest_argv_list(&gargs, user);
 	if (mmf_guest_argv_check(&gargs, err, sizeof(err)))

@@ -125,6 +125,7 @@ int cmd_campaign(int argc, char **argv)
 		mmf_die("campaign: %s", err);
 	o.kernel = im.kernel;
 	o.initrd = im.initrd;
+	o.mmfuzz = im.mmfuzz;
 	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
 	o.guest_args = gargs;
 	o.lkdtm = lkdtm.type;

@@ -50,6 +50,8 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 		       "6.12 kernel, KASAN is off\n", a->name);
 	printf("mmfuzz: kernel %s (%s)\n", im->kernel, kasan[im->kasan + 1]);
 	printf("mmfuzz: initramfs %s\n", im->initrd);
+	if (im->mmfuzz)
+		printf("mmfuzz: the guest's mmfuzz %s\n", im->mmfuzz);
 }
 
 /* The AFL++ engine: a campaign of one guest, the same summary and status. */
@@ -179,12 +181,13 @@ int cmd_vm(int argc, char **argv)
 	print_images(c.arch, &im, kernel != NULL);
 	c.kernel = im.kernel;
 	c.initrd = im.initrd;
+	c.mmfuzz = im.mmfuzz;
 	/* Now that there is a kernel: does it boot under KVM? */
 	c.accel = mmf_vm_accel_detect(c.arch, c.kernel);
 	{
 		struct mmf_campaign_opts co = {
 			.arch = c.arch, .accel = c.accel, .kernel = im.kernel, .initrd = im.initrd,
-			.out = out, .vms = 1, .mem_mb = c.mem_mb, .cpus = c.cpus,
+			.mmfuzz = im.mmfuzz, .out = out, .vms = 1, .mem_mb = c.mem_mb, .cpus = c.cpus,
 			.duration_ms = ro.duration_ms, .guest_args = gopts, .focus = focus,
 			.stop = (volatile int *)&stop, .info = stdout,
 		};

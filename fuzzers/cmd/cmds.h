@@ -15,7 +15,6 @@
 int cmd_exec(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
-int cmd_perf_hold(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
@@ -44,8 +43,9 @@ int cmd_farm(int argc, char **argv);
 		"kernel to boot: an image, 'debian' (Debian's 6.12) or 'default'\n" \
 		"(the newest 'make kernel', else Debian's)", .def = (def_))
 #define CMD_OPT_INITRAMFS(p)							\
-	MMF_OPT("initramfs", "FILE", MMF_OPT_STR, p, "the guests' initramfs",	\
-		.def = "built by scripts/build-initramfs.sh")
+	MMF_OPT("initramfs", "FILE", MMF_OPT_STR, p, "the guests' initramfs, with\n"	\
+		"mmfuzz in it (scripts/build-initramfs.sh --with-mmfuzz)",		\
+		.def = "built, and mmfuzz beside it")
 #define CMD_OPT_VMLINUX(p)							\
 	MMF_OPT("vmlinux", "FILE", MMF_OPT_STR, p, "symbolize reports with this vmlinux")
 #define CMD_OPT_MEM(p)								\

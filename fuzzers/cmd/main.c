@@ -32,7 +32,6 @@ static const struct cmd {
 	{ "stress", cmd_stress, "run stressors (reclaim, swap, large folios, KSM...) alone" },
 	{ "afl-target", cmd_afl_target, "the AFL++ engine's target: afl-fuzz runs it" },
 	{ "corpus", cmd_corpus, "minimize AFL++ engine queues into a corpus (one input per edge)" },
-	{ "perf-hold", cmd_perf_hold, "kvm/init: hold a perf event, so none patches kernel text later" },
 };
 
 static void usage(FILE *f)

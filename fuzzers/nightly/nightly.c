@@ -281,6 +281,7 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 	}
 	co.kernel = im.kernel;
 	co.initrd = im.initrd;
+	co.mmfuzz = im.mmfuzz;
 	co.vmlinux = im.vmlinux;
 	co.accel = mmf_vm_accel_detect(a, im.kernel);
 	co.out = mmf_xasprintf("%s/%s", nt->dir, arch);

@@ -220,7 +220,8 @@ static struct mmf_guest_repro *side_guest(struct run *run, int side, const char 
 	const struct mmf_validate_opts *o = run->o;
 	struct mmf_guest_repro_opts go = {
 		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .mem_mb = 1024, .cpus = 2,
+		.initrd = run->im[side].initrd, .mmfuzz = run->im[side].mmfuzz,
+		.mem_mb = 1024, .cpus = 2,
 		.append = o->side[side].append, .timeout_ms = 30000,
 		.guest_args = o->side[side].guest_args, .info = o->info,
 	};
@@ -351,7 +352,8 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes, *weights = NULL;
 	struct mmf_campaign_opts co = {
 		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .vmlinux = run->im[side].vmlinux, .out = out,
+		.initrd = run->im[side].initrd, .mmfuzz = run->im[side].mmfuzz,
+		.vmlinux = run->im[side].vmlinux, .out = out,
 		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = o->budget_ms, .stop = &never_stop,
 		.info = o->info,
 	};

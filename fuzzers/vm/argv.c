@@ -206,6 +206,15 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 		qemu_opt(&sb, c->disks[i].serial);
 		add_sb(&a, &sb);
 	}
+	if (c->mmfuzz) {
+		add(&a, "-drive");
+		mmf_sb_puts(&sb, "file=");
+		qemu_opt(&sb, c->workdir);
+		mmf_sb_puts(&sb, "/" MMF_VM_BIN_SERIAL ".img,if=none,id=bin,format=raw,readonly=on");
+		add_sb(&a, &sb);
+		add(&a, "-device");
+		add(&a, "virtio-blk-pci,drive=bin,serial=" MMF_VM_BIN_SERIAL);
+	}
 	if (c->snapshot || c->restore) {
 		add(&a, "-qmp");
 		mmf_sb_puts(&sb, "unix:");

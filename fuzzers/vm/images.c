@@ -226,7 +226,7 @@ int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n)
 {
-	char *modules = NULL, *deb[2];
+	char *modules = NULL, *deb[2], *built[2];
 
 	memset(im, 0, sizeof(*im));
 	im->kasan = im->kcov = -1;
@@ -253,10 +253,13 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	}
 	if (initrd) {
 		im->initrd = mmf_xstrdup(initrd);
-	} else if (run_script("build-initramfs.sh", a->name, modules, NULL, &im->initrd, 1, err, n)) {
+	} else if (run_script("build-initramfs.sh", a->name, modules, NULL, built, 2, err, n)) {
 		free(modules);
 		mmf_vm_images_free(im);
 		return -1;
+	} else {
+		im->initrd = built[0];
+		im->mmfuzz = built[1];
 	}
 	free(modules);
 	return 0;
@@ -290,6 +293,7 @@ void mmf_vm_images_free(struct mmf_vm_images *im)
 {
 	free(im->kernel);
 	free(im->initrd);
+	free(im->mmfuzz);
 	free(im->vmlinux);
 	memset(im, 0, sizeof(*im));
 }

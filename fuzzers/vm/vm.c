@@ -35,6 +35,7 @@ struct mmf_vm {
 	char **argv;
 	char **disks;
 	size_t nr_disks;
+	char *bin_img;		/* the guest's mmfuzz (mmf_vm_config.mmfuzz), NULL for none */
 	char *qmp_path;		/* with snapshots */
 	char *go_args;		/* with snapshots: the guest's options, for the go line */
 	uint64_t started;
@@ -56,6 +57,9 @@ static void remove_disks(struct mmf_vm *vm)
 static void vm_free(struct mmf_vm *vm)
 {
 	remove_disks(vm);
+	if (vm->bin_img)
+		unlink(vm->bin_img);
+	free(vm->bin_img);
 	if (vm->console_fd >= 0)
 		close(vm->console_fd);
 	if (vm->exec_fd >= 0)
@@ -188,6 +192,43 @@ static int make_disks(const struct mmf_vm_config *c, struct mmf_vm *vm, char *er
 			make_fs(path, c->disks[i].mb, c->workdir);
 	}
 	return 0;
+}
+
+/*
+ * The guest's mmfuzz on a disk of its own, which is never saved with a
+ * guest: a guest restored reads the binary of the host's run. Its size is
+ * fixed (the guest's block layer keeps the size it saw at boot) and it
+ * starts with "mmfuzz SIZE" in a block of its own, then the binary.
+ */
+#define BIN_HEADER	4096
+
+static int make_bin(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
+{
+	char head[BIN_HEADER] = { 0 };
+	size_t len = 0;
+	char *bin = mmf_read_file(c->mmfuzz, &len);
+	int fd = -1, r = -1;
+
+	vm->bin_img = mmf_xasprintf("%s/%s.img", c->workdir, MMF_VM_BIN_SERIAL);
+	if (!bin)
+		snprintf(err, n, "the guest's mmfuzz %s: %s", c->mmfuzz, strerror(errno));
+	else if (len > ((size_t)MMF_VM_BIN_MB << 20) - BIN_HEADER)
+		snprintf(err, n, "the guest's mmfuzz %s: %zu bytes, more than its %d MiB disk",
+			 c->mmfuzz, len, MMF_VM_BIN_MB);
+	else
+		fd = open(vm->bin_img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		snprintf(head, sizeof(head), "mmfuzz %zu\n", len);
+		r = mmf_write_all(fd, head, sizeof(head)) || mmf_write_all(fd, bin, len) ||
+		    ftruncate(fd, (off_t)MMF_VM_BIN_MB << 20) ? -1 : 0;
+		if (r)
+			snprintf(err, n, "disk %s: %s", vm->bin_img, strerror(errno));
+		close(fd);
+	} else if (bin) {
+		snprintf(err, n, "disk %s: %s", vm->bin_img, strerror(errno));
+	}
+	free(bin);
+	return r;
 }
 
 static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
@@ -334,7 +375,8 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		snprintf(err, n, "work directory %s: %s", c->workdir, strerror(errno));
 		goto fail;
 	}
-	if (make_disks(c, vm, err, n) || open_exec_log(c, vm, err, n))
+	if (make_disks(c, vm, err, n) || (c->mmfuzz && make_bin(c, vm, err, n)) ||
+	    open_exec_log(c, vm, err, n))
 		goto fail;
 	if (pipe2(out, O_CLOEXEC))
 		goto fail_errno;

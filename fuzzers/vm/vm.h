@@ -100,6 +100,12 @@ struct mmf_vm_config {
 	enum mmf_vm_accel accel;
 	const char *kernel;
 	const char *initrd;
+	/*
+	 * The guest's static mmfuzz (scripts/build-initramfs.sh), on a
+	 * read-only virtio disk with serial MMF_VM_BIN_SERIAL that init reads
+	 * after the snapshot point; NULL: the initramfs's /bin/mmfuzz.
+	 */
+	const char *mmfuzz;
 	const char *workdir;	/* scratch disks go here */
 	const char *exec_log;	/* host file the guest's execution log is appended to */
 	int mem_mb;
@@ -149,6 +155,9 @@ struct mmf_vm_config {
 };
 
 #define MMF_VM_CTL_PORT		"mmfuzz.ctl"
+/* The disk of the guest's mmfuzz (mmf_vm_config.mmfuzz), and its size. */
+#define MMF_VM_BIN_SERIAL	"bin"
+#define MMF_VM_BIN_MB		32
 #define MMF_VM_GO_PORT		"mmfuzz.go"
 /* Followed by "yes", or "no" when swap was used already (the disks' content matters then). */
 #define MMF_VM_SNAPSHOT_POINT	"mmfuzz-init: waiting for the host, snapshot point: "
@@ -279,6 +288,7 @@ int mmf_vm_stop(struct mmf_vm *vm);
 struct mmf_vm_images {
 	char *kernel;
 	char *initrd;
+	char *mmfuzz;		/* the guest's, beside an initramfs built here; else NULL */
 	bool debian;		/* Debian's prebuilt kernel, not a fuzzing kernel */
 	int kasan;		/* 1 on, 0 off, -1 unknown */
 	int kcov;		/* the same */
@@ -293,7 +303,7 @@ const char *mmf_vm_cache_dir(void);
  * (make kernel), else Debian's (scripts/fetch-kernel.sh), which kernel
  * "debian" asks for by name; the initramfs is
  * built by scripts/build-initramfs.sh, with the modules Debian's kernel
- * needs. The scripts' progress goes to stderr. 0, or -1 and err.
+ * needs, and the guest's mmfuzz beside it (an initramfs given has its own). The scripts' progress goes to stderr. 0, or -1 and err.
  */
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);

@@ -89,6 +89,11 @@ b1=$(sed -n 's/^mmfuzz: vm 0: boot 1: first program \([0-9.]*\) s.*/\1/p' "$TMP/
 b2=$(sed -n 's/^mmfuzz: vm 0: boot 2: first program \([0-9.]*\) s.*/\1/p' "$TMP/log")
 echo "INFO: first program after QEMU started: boot 1 ${b1:-none} s, boot 2 (restored) ${b2:-none} s"
 [ -n "$b2" ] || fail "the restored guest ran no program"
+# It runs the host's build, read from its disk after the point: a new
+# build restores the guests that the last one saved.
+ver=$("$MMFUZZ" --version)
+grep -aq "^mmfuzz-init: mmfuzz from /dev/vd[a-z]*: [0-9]* bytes, $ver" \
+	"$out/vm-0/boot-2/console.log" || fail "the restored guest did not run $ver"
 seeds=$(grep -ah '^mmfuzz-init: the host says: --seed' "$out"/vm-0/boot-[12]/console.log |
 	awk '{ print $6 }' | sort -u | wc -l)
 [ "$seeds" -eq 2 ] || fail "boots 1 and 2 did not get seeds of their own"

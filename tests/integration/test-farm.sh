@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 k=$(fuzzing_kernel)
-initramfs=$(scripts/build-initramfs.sh x86_64)
+initramfs=$(scripts/build-initramfs.sh --with-mmfuzz x86_64)
 store=$TMP/store
 
 "$MMFUZZ" farm jobs --kernel "$k/bzImage" --initramfs "$initramfs" --shards 2 --budget 10s \

@@ -165,7 +165,15 @@ static void test_argv(void)
 	CHECK(!strcmp(after(argv, "-incoming"), "exec:cat '/w/snapshot/ram'"), "incoming");
 	CHECK(after(argv, "-qmp") && has_arg(argv,
 	      "virtserialport,bus=vser0.0,chardev=go,name=mmfuzz.go"), "restore: qmp, go port");
+	CHECK(!has_arg(argv, "virtio-blk-pci,drive=bin,serial=bin"), "a disk of mmfuzz unasked for");
 	mmf_vm_argv_free(argv);
+	/* The guest's mmfuzz: a read-only disk in the run's directory, never its path. */
+	c.mmfuzz = "/build/mmfuzz-static";
+	argv = mmf_vm_argv(&c, err, sizeof(err));
+	CHECK(has_arg(argv, "file=/w,,x/bin.img,if=none,id=bin,format=raw,readonly=on") &&
+	      has_arg(argv, "virtio-blk-pci,drive=bin,serial=bin"), "the disk of mmfuzz");
+	mmf_vm_argv_free(argv);
+	c.mmfuzz = NULL;
 
 	{
 		char v[16];
@@ -339,15 +347,23 @@ static void test_snapshot_key(void)
 	c.arch = &arch;
 	c.kernel = at(kernel, dir, "kernel");
 	c.initrd = at(initrd, dir, "initrd");
+	c.mmfuzz = "/build-1/mmfuzz";
 	d = c;
 	d.workdir = "/elsewhere/boot-3";
 	d.exec_log = "/elsewhere/exec.log";
 	d.guest_args = other_args;
 	d.snapshot = true;
+	/* The guest reads its mmfuzz after the point: a new build restores. */
+	d.mmfuzz = "/build-2/mmfuzz";
 	k1 = mmf_vm_snapshot_key(&c);
 	k2 = mmf_vm_snapshot_key(&d);
-	CHECK(k1 && k2 && !strcmp(k1, k2), "paths and options: %s %s", k1, k2);
+	CHECK(k1 && k2 && !strcmp(k1, k2), "paths, options, mmfuzz: %s %s", k1, k2);
 	free(k2);
+	d.mmfuzz = NULL;
+	k2 = mmf_vm_snapshot_key(&d);
+	CHECK(k2 && strcmp(k1, k2), "without the disk of mmfuzz, the same key");
+	free(k2);
+	d.mmfuzz = c.mmfuzz;
 	d.mem_mb *= 2;
 	k2 = mmf_vm_snapshot_key(&d);
 	CHECK(k2 && strcmp(k1, k2), "more memory, the same key");

@@ -6,14 +6,12 @@
  * kernel backs with its own pages, a perf ring buffer, in a slot like any
  * other mapping.
  */
-#include <linux/perf_event.h>
 #include <pthread.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "exec/calls.h"
+#include "exec/perf_dummy.h"
 #include "model/uapi.h"
 
 long mmf_exec_mmap(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -92,17 +90,9 @@ static int perf_fd = -1;
 
 static int perf(void)
 {
-	struct perf_event_attr a;
-
-	if (perf_fd >= 0)
-		return perf_fd;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	perf_fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return perf_fd < 0 ? -errno : perf_fd;
+	if (perf_fd < 0)
+		perf_fd = mmf_perf_dummy_open();
+	return perf_fd;
 }
 
 /*
@@ -115,14 +105,7 @@ static int perf(void)
  */
 int mmf_exec_map_init(void)
 {
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	return syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC) < 0 ? -1 : 0;
+	return mmf_perf_dummy_open() < 0 ? -1 : 0;
 }
 
 /*
