@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "campaign/afl.h"
 #include "campaign/campaign.h"
 #include "campaign/monitor.h"
 #include "repro/repro.h"
@@ -40,6 +41,8 @@ struct guest {
 	const char *seeds;	/* the seeds' stream, sent after the options */
 	int nr_seeds, seeds_done;	/* seeds run first by the boots so far */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
+	FILE *echo;		/* mmf_campaign_opts.echo */
+	bool done;		/* once: its boot ended */
 	char who[16];
 };
 
@@ -61,9 +64,9 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	char why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
-		.mmfuzz = o->mmfuzz,		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
-		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args.v,
-		.findings = true,
+		.mmfuzz = o->mmfuzz, .mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2,
+		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128,
+		.guest_args = args.v, .append = o->append, .findings = true,
 	};
 	int r;
 
@@ -74,8 +77,9 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	/* Each seed runs once as it is, from where the last boot's pass stopped. */
 	if (g->seeds_done < g->nr_seeds)
 		snprintf(g->go + r, sizeof(g->go) - r, " --seeds-from %d", g->seeds_done);
-	/* The guest fuzzes past the budget: the host ends it. */
-	mmf_guest_argv_opt(&args, "--duration", "%llds", (long long)(left_ms / 1000 + 60));
+	/* The guest fuzzes past the budget: the host ends it (once: the guest does). */
+	mmf_guest_argv_opt(&args, "--duration", "%llds",
+			   (long long)MAX(left_ms / 1000 + (o->once ? 0 : 60), 1));
 	mmf_guest_argv_timeout(&args, o->accel);
 	mmf_guest_argv_list(&args, o->guest_args);
 	g->boot++;
@@ -218,6 +222,8 @@ static bool pump(struct guest *g, uint64_t now)
 		}
 		mmf_monitor_feed(g->mon, buf, r, now);
 		mmf_write_all(g->console_fd, buf, r);
+		if (g->echo)
+			fwrite(buf, 1, r, g->echo);
 	}
 	while ((r = mmf_vm_read_exec_log(g->vm, buf, sizeof(buf))) > 0)
 		mmf_sb_add(&g->exec, buf, r);
@@ -296,6 +302,22 @@ static int ended_status(const struct guest *g)
 	return p ? atoi(p + strlen(ENDED)) : -1;
 }
 
+/*
+ * Once: what init prints after the fuzzer (swap and vmstat), until the
+ * guest powers off, or QEMU is stopped after limit_ms.
+ */
+static bool power_off(struct guest *g, uint64_t limit_ms)
+{
+	uint64_t now = mmf_now_ns() / 1000000, end = now + limit_ms;
+	struct pollfd p = { .fd = mmf_vm_console_fd(g->vm), .events = POLLIN };
+
+	while (pump(g, now) && now < end) {
+		poll(&p, 1, 200);
+		now = mmf_now_ns() / 1000000;
+	}
+	return !mmf_vm_alive(g->vm);
+}
+
 /* After a finding: keep the guest, or stop it and boot it again (later). */
 static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 			 const struct mmf_finding *f, struct mmf_campaign_stats *st,
@@ -306,11 +328,12 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 
 	if (f->kind == MMF_FOUND_END) {
 		int status = ended_status(g);
+		bool off = o->once && power_off(g, 30000ull * mmf_vm_slowdown(o->accel));
 
 		if (o->info)
-			fprintf(o->info,
-				"mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d); booting again\n",
-				g->id, g->boot, status);
+			fprintf(o->info, "mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d); %s\n",
+				g->id, g->boot, status, !o->once ? "booting again" :
+				off ? "the guest powered off" : "the guest did not power off");
 		/* A fuzzer that fails at once fails the campaign as a failed boot does. */
 		failed = status != 0;
 		st->boot_failures += failed;
@@ -332,6 +355,7 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 		return -1;
 	}
 	guest_stop(g, st);
+	g->done = o->once && !failed;
 	g->boot_at = now + (failed ? (uint64_t)BACKOFF_MS << MIN(g->failed - 1, 4) : 0);
 	return 0;
 }
@@ -382,7 +406,10 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		     char *err, size_t n)
 {
 	struct guest *gs = mmf_xcalloc(o->vms, sizeof(*gs));
-	uint64_t t0 = mmf_now_ns() / 1000000, end = t0 + o->duration_ms, shown = t0;
+	uint64_t t0 = mmf_now_ns() / 1000000, budget = t0 + o->duration_ms, shown = t0;
+	/* Once: the guests end themselves; the host waits for their boot and end too. */
+	uint64_t end = budget + (o->once ? (2ull * MMF_VM_BOOT_MS + MMF_VM_PROG_MS) *
+					   mmf_vm_slowdown(o->accel) : 0);
 	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL, *seeds;
 	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
@@ -416,6 +443,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].seeds = stream.buf;
 		gs[i].nr_seeds = nr_seeds;
 		gs[i].pcs_fd = -1;
+		gs[i].echo = o->echo;
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
@@ -433,12 +461,14 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 	while (!(o->stop && *o->stop)) {
 		uint64_t now = mmf_now_ns() / 1000000;
 		struct pollfd pfd[128];
-		int np = 0;
+		int np = 0, done = 0;
 
-		if (now >= end)
+		for (int i = 0; i < o->vms; i++)
+			done += gs[i].done;
+		if (now >= end || done == o->vms)
 			break;
 		if (o->info && !o->quiet && now - shown >= MMF_PROGRESS_MS) {
-			progress(o, gs, st, t0, now, end);
+			progress(o, gs, st, t0, now, budget);
 			shown = now;
 		}
 		if (o->nr_lkdtm && selftest == (1u << o->nr_lkdtm) - 1) {
@@ -451,8 +481,8 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 			struct mmf_finding f;
 			bool dead;
 
-			if (!g->vm && now >= g->boot_at) {
-				if (guest_start(o, g, end - now, err, n)) {
+			if (!g->vm && !g->done && now >= g->boot_at) {
+				if (guest_start(o, g, budget > now ? budget - now : 0, err, n)) {
 					rc = -1;
 					goto out;
 				}
@@ -500,6 +530,10 @@ out:
 			pump(&gs[i], mmf_now_ns() / 1000000);
 			if (take_findings(&gs[i], st, rc ? NULL : err, rc ? 0 : n))
 				rc = -1;
+			if (o->once && !rc && !(o->stop && *o->stop)) {
+				snprintf(err, n, "vm %d: boot %d did not end in time", i, gs[i].boot);
+				rc = -1;
+			}
 			guest_stop(&gs[i], st);
 		}
 		mmf_vm_snap_free(&gs[i].snap);
@@ -508,7 +542,7 @@ out:
 	if (!rc && o->info && !o->quiet) {
 		uint64_t now = mmf_now_ns() / 1000000;
 
-		progress(o, gs, st, t0, now, MAX(end, now));
+		progress(o, gs, st, t0, now, MAX(budget, now));
 	}
 	for (int i = 0; i < o->vms; i++) {
 		free(gs[i].dir);
@@ -524,36 +558,34 @@ out:
 	return rc;
 }
 
-int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const char *console,
-			      const char *exec_log, char *err, size_t n)
+int mmf_campaign_main(const struct mmf_campaign_opts *o, bool afl, const char *who)
 {
-	struct mmf_monitor_opts mo = { .settle_ms = 1, .hang_ms = UINT64_MAX,
-				       .boot_ms = UINT64_MAX, .ready = "mmfuzz: fuzzing natively" };
-	size_t clen = 0, elen = 0;
-	char *con = mmf_read_file(console, &clen), *ex = mmf_read_file(exec_log, &elen), *dir = NULL;
-	struct mmf_monitor *m = mmf_monitor_new(&mo, 0);
-	struct mmf_finding f = { 0 };
-	int r = 0;
+	struct mmf_campaign_stats st;
+	char err[512], *summary, *extra;
+	int rc = afl ? mmf_afl_campaign_run(o, &st, err, sizeof(err)) :
+		       mmf_campaign_run(o, &st, err, sizeof(err));
 
-	if (con)
-		mmf_monitor_feed(m, con, clen, 0);
-	if (con && mmf_monitor_poll(m, 1, true, &f) &&
-	    (f.kind == MMF_FOUND_REPORT || f.kind == MMF_FOUND_BOOT_CRASH)) {
-		bool boot = f.kind == MMF_FOUND_BOOT_CRASH;
-		struct mmf_crash c = {
-			.title = f.title, .report = f.report, .log = con,
-			.alt_titles = (const char *const *)f.alt_titles, .nr_alt = f.nr_alt,
-			.corrupted = f.corrupted,
-			.progs = ex ? mmf_last_progs(ex, elen, LAST_PROGS) : NULL,
-		};
-
-		dir = mmf_xasprintf("%s/%s", out, boot ? "boot-crashes" : "crashes");
-		r = mmf_receive_save(rx, &c, dir, boot, mmf_now_ns() / 1000000, err, n) ? -1 : !boot;
+	fflush(o->info);
+	if (rc)
+		mmf_warnx_("%s: %s", who, err);
+	fprintf(o->info, "mmfuzz: %s: %d boot(s), %d restart(s) (%d from a snapshot), "
+		"%llu program(s), %d report(s) (%d on the findings channels), %d hang(s), "
+		"%d lost, %d boot crash(es), %d failed boot(s)\n", who, st.boots, st.restarts,
+		st.restored, (unsigned long long)st.programs, st.reports, st.channel, st.hangs,
+		st.lost, st.boot_crashes, st.boot_failures);
+	mmf_tally_print(&st.tally, o->info);
+	summary = mmf_xasprintf("%s/summary.json", o->out);
+	extra = mmf_xasprintf("\"boots\":%d,\"restarts\":%d,\"restored\":%d,\"programs\":%llu,"
+			      "\"boot_crashes\":%d,\"boot_failures\":%d,\"error\":%s", st.boots,
+			      st.restarts, st.restored, (unsigned long long)st.programs,
+			      st.boot_crashes, st.boot_failures, rc ? "true" : "false");
+	if (mmf_tally_json(&st.tally, summary, extra)) {
+		mmf_warnx_("%s: cannot write %s: %s", who, summary, strerror(errno));
+		rc = -1;
 	}
-	mmf_finding_free(&f);
-	mmf_monitor_free(m);
-	free(dir);
-	free(con);
-	free(ex);
-	return r;
+	free(summary);
+	free(extra);
+	rc = rc ? MMF_EXIT_ERROR : mmf_tally_exit(&st.tally);
+	mmf_tally_free(&st.tally);
+	return rc;
 }

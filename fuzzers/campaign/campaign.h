@@ -59,8 +59,16 @@ struct mmf_campaign_opts {
 	 * lkdtm, whose boots differ.
 	 */
 	bool no_snapshot;
+	/*
+	 * mmfuzz vm: each guest boots once, fuzzes for the budget and powers
+	 * off; a finding ends it and nothing restarts it (a failed boot is
+	 * retried). The campaign ends when every guest has.
+	 */
+	bool once;
+	const char *append;	/* more kernel command line, NULL for none */
 	volatile int *stop;	/* set by a signal handler */
 	FILE *info;
+	FILE *echo;		/* a copy of every console, NULL for none */
 	bool quiet;		/* no progress lines on info (the summary stays) */
 };
 
@@ -97,6 +105,14 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		     char *err, size_t n);
 
 /*
+ * The commands' campaign: run it with the AFL++ engine (afl) or the
+ * guests' own, then print what it did and its findings by title on
+ * o->info and write them to OUT/summary.json. The exit status
+ * (MMF_EXIT_CLEAN, _FOUND or _ERROR; errors on stderr, after who).
+ */
+int mmf_campaign_main(const struct mmf_campaign_opts *o, bool afl, const char *who);
+
+/*
  * OUT/focus: the text of o->focus's ranges in o->focus_vmlinux, ended by
  * MMF_COVER_FOCUS_END, for the guests; *path malloc'ed. 0, or -1 and err.
  */
@@ -105,17 +121,5 @@ int mmf_campaign_write_focus(const struct mmf_campaign_opts *o, char **path, cha
 
 /* The crash store's directory of o, malloc'ed. */
 char *mmf_campaign_store(const struct mmf_campaign_opts *o);
-
-struct mmf_receiver;
-
-/*
- * After a single guest's run (mmfuzz vm): the first kernel report of its
- * console file into out/crashes (a boot crash into out/boot-crashes), with
- * the last programs of its execution log, through rx (its tally and
- * lines). 1 if a report was saved, 0 if there was none, -1 and err when
- * the store could not be written.
- */
-int mmf_campaign_save_console(struct mmf_receiver *rx, const char *out, const char *console,
-			      const char *exec_log, char *err, size_t n);
 
 #endif

@@ -139,17 +139,6 @@ int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen
 	return 0;
 }
 
-int mmf_receive_cb(void *ctx, int fd)
-{
-	struct mmf_receiver *r = ctx;
-	size_t len = 0;
-	char *con = r->console_file ? mmf_read_file(r->console_file, &len) : NULL;
-	int ret = mmf_receive(r, fd, con ? con : "", con ? len : 0, r->err, sizeof(r->err));
-
-	free(con);
-	return ret;
-}
-
 void mmf_receiver_free(struct mmf_receiver *r)
 {
 	mmf_store_group_free(&r->group);

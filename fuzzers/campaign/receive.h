@@ -29,9 +29,6 @@ struct mmf_receiver {
 	int received;
 	struct mmf_store_group group;	/* the last program's reports: one bug */
 	struct strbuf buf;		/* bytes not yet taken */
-	/* For mmf_receive_cb: the console's file, and the error that stopped it. */
-	const char *console_file;
-	char err[256];
 };
 
 /*
@@ -42,9 +39,6 @@ struct mmf_receiver {
 int mmf_receive(struct mmf_receiver *r, int fd, const char *console, size_t clen,
 		char *err, size_t n);
 void mmf_receiver_free(struct mmf_receiver *r);
-
-/* mmf_vm_run_opts.findings, ctx a receiver with console_file: err in r->err. */
-int mmf_receive_cb(void *ctx, int fd);
 
 /*
  * Save one crash into the store as a finding of the run: symbolized if

@@ -106,9 +106,8 @@ int cmd_campaign(int argc, char **argv)
 		.name = "campaign", .synopsis = "[options]", .tables = tables,
 		.epilog = epilog, .max_args = 0,
 	};
-	struct mmf_campaign_stats st;
 	struct mmf_vm_images im;
-	char err[512], *summary, *extra;
+	char err[512];
 	int rc;
 
 	mmf_opts_parse(&spec, argc, argv);
@@ -141,33 +140,7 @@ int cmd_campaign(int argc, char **argv)
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (afl)
-		rc = mmf_afl_campaign_run(&o, &st, err, sizeof(err));
-	else
-		rc = mmf_campaign_run(&o, &st, err, sizeof(err));
+	rc = mmf_campaign_main(&o, afl, "campaign");
 	mmf_vm_images_free(&im);
-	fflush(stdout);
-	if (rc)
-		mmf_warnx_("campaign: %s", err);
-	printf("mmfuzz: campaign: %d boot(s), %d restart(s) (%d from a snapshot), %llu program(s),"
-	       " %d report(s) (%d on the findings channels), %d hang(s), %d lost, %d boot crash(es),"
-	       " %d failed boot(s)\n", st.boots, st.restarts, st.restored,
-	       (unsigned long long)st.programs,
-	       st.reports, st.channel, st.hangs, st.lost, st.boot_crashes, st.boot_failures);
-	mmf_tally_print(&st.tally, stdout);
-	summary = mmf_xasprintf("%s/summary.json", o.out);
-	extra = mmf_xasprintf("\"boots\":%d,\"restarts\":%d,\"restored\":%d,\"programs\":%llu,"
-			  "\"boot_crashes\":%d,\"boot_failures\":%d,\"error\":%s", st.boots,
-			  st.restarts, st.restored,
-			  (unsigned long long)st.programs, st.boot_crashes, st.boot_failures,
-			  rc ? "true" : "false");
-	if (mmf_tally_json(&st.tally, summary, extra)) {
-		mmf_warnx_("campaign: cannot write %s: %s", summary, strerror(errno));
-		rc = -1;
-	}
-	free(summary);
-	free(extra);
-	rc = rc ? MMF_EXIT_ERROR : mmf_tally_exit(&st.tally);
-	mmf_tally_free(&st.tally);
 	return rc;
 }

@@ -303,7 +303,8 @@ const char *mmf_vm_cache_dir(void);
  * (make kernel), else Debian's (scripts/fetch-kernel.sh), which kernel
  * "debian" asks for by name; the initramfs is
  * built by scripts/build-initramfs.sh, with the modules Debian's kernel
- * needs, and the guest's mmfuzz beside it (an initramfs given has its own). The scripts' progress goes to stderr. 0, or -1 and err.
+ * needs, and the guest's mmfuzz beside it (an initramfs given has its
+ * own). The scripts' progress goes to stderr. 0, or -1 and err.
  */
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);
@@ -319,47 +320,9 @@ int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
 		       char *err, size_t n);
 
-/* ---- one guest run ----------------------------------------------------- */
-
-struct mmf_vm_run_opts {
-	int64_t duration_ms;	/* the guest fuzzer's budget */
-	const char *console_log;	/* the console is appended here */
-	FILE *info;		/* runner's lines ("mmfuzz: ..."), NULL: none */
-	FILE *echo;		/* a copy of the console, NULL: none */
-	volatile sig_atomic_t *stop;	/* set (by a signal handler) to stop early */
-	/*
-	 * With c->findings: called with the channel's fd when it has bytes,
-	 * and once more at the end; -1 stops the guest (r->failed).
-	 */
-	int (*findings)(void *ctx, int fd);
-	void *ctx;
-};
-
-struct mmf_vm_run_result {
-	int64_t init_ms;	/* QEMU start to init's first line, -1: never */
-	int64_t boot_ms;	/* QEMU start to the first program, -1: never */
-	int64_t total_ms;
-	uint64_t programs;	/* programs on the execution log */
-	bool powered_off;	/* init said it powers off, and QEMU exited */
-	bool exited;		/* QEMU exited by itself (power-off, panic, error) */
-	bool timed_out;		/* killed at the boot or run deadline */
-	bool stopped;		/* killed because *stop was set */
-	bool failed;		/* killed because o->findings failed */
-	int status;		/* QEMU's wait status */
-};
-
 /* A line of the execution log that starts a program. */
 #define MMF_VM_EXEC_MARK	"# mmfuzz: executing program"
 /* kvm/init's lines start with this. */
 #define MMF_VM_INIT_TAG		"mmfuzz-init:"
-
-/*
- * Boot the guest and follow it until it exits, the boot deadline passes
- * without a program, or the budget plus the scaled slack is spent. Prints
- * the QEMU command line and the boot-to-first-program time on o->info.
- * 0 with r filled, or -1 and err if QEMU could not be started.
- */
-int mmf_vm_run(const struct mmf_vm_config *c, const struct mmf_vm_run_opts *o,
-	       struct mmf_vm_run_result *r, char *err, size_t n);
 
 #endif

@@ -14,18 +14,20 @@ guest_fuzz x86_64 10s
 for try in 1 2; do
 	out=$TMP/crash$try
 	rc=0
-	MMFUZZ_ACCEL=tcg "$MMFUZZ" vm --arch x86_64 --kernel debian --duration 5m \
+	MMFUZZ_ACCEL=tcg "$MMFUZZ" vm --arch x86_64 --kernel debian --duration 5m --corpus none \
 		--append mmfuzz.crash_after=5 --out "$out" >"$out.out" 2>&1 || rc=$?
 	cat "$out.out"
 	[ $rc -eq 3 ] || fail "crash: mmfuzz vm exited with $rc, not 3 (a kernel report)"
-	grep -q '^mmfuzz: vm: REPORT: .*sysrq' "$out.out" && break
-	grep -q '^mmfuzz: vm: REPORT: ' "$out.out" || fail "crash: the panic was not reported"
+	grep -q '^mmfuzz: vm 0: REPORT: .*sysrq' "$out.out" && break
+	grep -q '^mmfuzz: vm 0: REPORT: ' "$out.out" || fail "crash: the panic was not reported"
 	echo "INFO: crash: the kernel reported before the hook's panic:"
 	head -n 60 "$out"/crashes/*/report.0 | sed 's/^/    /'
 	[ $try -eq 1 ] || fail "crash: two guests in a row reported before the hook's panic"
 done
-[ "$(tail -n 1 "$out/exec.log")" = "# mmfuzz-init: crashing the kernel" ] ||
+# The report ended the guest's one boot: nothing restarted it.
+[ ! -e "$out/vm-0/boot-2" ] || fail "crash: the guest was booted again"
+[ "$(tail -n 1 "$out/vm-0/boot-1/exec.log")" = "# mmfuzz-init: crashing the kernel" ] ||
 	fail "crash: the last line before the panic is not on the host"
-grep -q '^# mmfuzz: executing program$' "$out/exec.log" ||
+grep -q '^# mmfuzz: executing program$' "$out/vm-0/boot-1/exec.log" ||
 	fail "crash: no program on the execution log before the panic"
 check_clean
