@@ -61,8 +61,9 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	char why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
-		.mmfuzz = o->mmfuzz,		.mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2, .disks = mmf_vm_default_disks,
-		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128, .guest_args = args.v,
+		.mmfuzz = o->mmfuzz, .mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2,
+		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128,
+		.guest_args = args.v,
 		.findings = true,
 	};
 	int r;

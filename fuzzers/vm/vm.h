@@ -303,7 +303,8 @@ const char *mmf_vm_cache_dir(void);
  * (make kernel), else Debian's (scripts/fetch-kernel.sh), which kernel
  * "debian" asks for by name; the initramfs is
  * built by scripts/build-initramfs.sh, with the modules Debian's kernel
- * needs, and the guest's mmfuzz beside it (an initramfs given has its own). The scripts' progress goes to stderr. 0, or -1 and err.
+ * needs, and the guest's mmfuzz beside it (an initramfs given has its
+ * own). The scripts' progress goes to stderr. 0, or -1 and err.
  */
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);
