@@ -109,9 +109,12 @@ $(O)/mmfuzz-static: $(CMD_OBJ) $(O)/libmmfuzz.a
 	$(CC) $(MMF_CFLAGS) -static -o $@ $^ $(LDLIBS)
 
 # kvm/init's perf-hold, run before the snapshot point: a program of its
-# own, since the guest's mmfuzz only arrives after it.
+# own, since the guest's mmfuzz only arrives after it. Stripped: the same
+# bytes from every clone's directory, or each would make its own
+# initramfs, and so its own snapshots.
 $(O)/perf-hold-static: kvm/perf-hold.c fuzzers/exec/perf_dummy.h
-	$(CC) $(MMF_CFLAGS) -static -o $@ $<
+	@mkdir -p $(dir $@)
+	$(CC) $(MMF_CFLAGS) -static -s -o $@ $<
 
 static: $(O)/mmfuzz-static $(O)/perf-hold-static
 

@@ -56,11 +56,18 @@ int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, cons
 		kernel = NULL;
 	if (mmf_vm_images(o->arch, kernel, initrd, im, err, n))
 		return -1;
+	mmf_guest_repro_use(o, o->arch, im);
+	return 0;
+}
+
+void mmf_guest_repro_use(struct mmf_guest_repro_opts *o, const struct mmf_vm_arch *a,
+			 const struct mmf_vm_images *im)
+{
+	o->arch = a;
 	o->kernel = im->kernel;
 	o->initrd = im->initrd;
 	o->mmfuzz = im->mmfuzz;
-	o->accel = mmf_vm_accel_detect(o->arch, im->kernel);
-	return 0;
+	o->accel = mmf_vm_accel_detect(a, im->kernel);
 }
 
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o)

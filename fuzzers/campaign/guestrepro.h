@@ -48,6 +48,12 @@ struct mmf_guest_repro;
  * "debian"; or an image), building the initramfs if needed; im holds the
  * paths and must outlive the guests. 0, or -1 and err.
  */
+/*
+ * The same from images already made for arch a (mmf_vm_images(), with
+ * Debian's kernel's modules in its initramfs): they must outlive the guests.
+ */
+void mmf_guest_repro_use(struct mmf_guest_repro_opts *o, const struct mmf_vm_arch *a,
+			 const struct mmf_vm_images *im);
 int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, const char *kernel,
 			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
 

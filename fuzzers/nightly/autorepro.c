@@ -38,7 +38,6 @@ struct worker {
 
 struct mmf_autorepro {
 	struct mmf_autorepro_opts o;
-	struct mmf_vm_images im;
 	pthread_mutex_t lock;
 	bool done;		/* fuzzing is over: stop when the queue is empty */
 	int nr_taken;
@@ -288,10 +287,7 @@ struct mmf_autorepro *mmf_autorepro_start(const struct mmf_autorepro_opts *o, ch
 
 	a->o = *o;
 	pthread_mutex_init(&a->lock, NULL);
-	if (mmf_guest_repro_setup(&go, o->arch, o->kernel, NULL, &a->im, err, n)) {
-		free(a);
-		return NULL;
-	}
+	mmf_guest_repro_use(&go, mmf_vm_arch_find(o->arch), o->im);
 	go.guest_args = o->hook_args;
 	a->w = mmf_xcalloc(o->workers, sizeof(*a->w));
 	for (int i = 0; i < o->workers; i++) {
@@ -337,7 +333,6 @@ void mmf_autorepro_finish(struct mmf_autorepro *a, int *found, int *failed)
 		free(a->taken[i]);
 	free(a->taken);
 	free(a->w);
-	mmf_vm_images_free(&a->im);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 }

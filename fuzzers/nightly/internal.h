@@ -18,7 +18,9 @@
  */
 struct mmf_autorepro_opts {
 	const char *crashes;	/* the crash store */
-	const char *arch, *kernel;
+	const char *arch;
+	/* The night's kernel and initramfs: the campaign's, outliving the workers. */
+	const struct mmf_vm_images *im;
 	const char *workdir;	/* wK/ per worker */
 	int workers, mem_mb, cpus;
 	int64_t repro_ms;

@@ -286,7 +286,7 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 	co.accel = mmf_vm_accel_detect(a, im.kernel);
 	co.out = mmf_xasprintf("%s/%s", nt->dir, arch);
 	co.cover = im.kcov == 1;
-	ro.kernel = im.kernel;
+	ro.im = &im;
 	ro.workdir = mmf_xasprintf("%s/repro/%s", nt->dir, arch);
 	for (int i = 0; o->corpus && o->corpus[i] && i < MMF_NIGHTLY_CORPUS; i++)
 		corpus[i] = o->corpus[i];
