@@ -338,11 +338,16 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 		failed = status != 0;
 		st->boot_failures += failed;
 	} else if (failed && f->kind != MMF_FOUND_BOOT_CRASH) {
+		char how[64];
+
 		last_line(g, why, sizeof(why));
-		if (o->info)
-			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (%s): %s\n", g->id, g->boot,
-				f->kind == MMF_FOUND_LOST ? "QEMU exited before the fuzzer started" :
-				"the fuzzer did not start in time", why);
+		if (o->info && f->kind == MMF_FOUND_LOST)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (QEMU exited before the "
+				"fuzzer started, %s): %s\n", g->id, g->boot,
+				mmf_vm_ended(g->vm, how, sizeof(how)), why);
+		else if (o->info)
+			fprintf(o->info, "mmfuzz: vm %d: boot %d failed (the fuzzer did not start "
+				"in time): %s\n", g->id, g->boot, why);
 		st->boot_failures++;
 	} else if (save(o, g, f, st, err, n)) {
 		return -1;

@@ -902,6 +902,17 @@ bool mmf_vm_alive(struct mmf_vm *vm)
 	return !vm->exited;
 }
 
+const char *mmf_vm_ended(struct mmf_vm *vm, char *buf, size_t n)
+{
+	if (mmf_vm_alive(vm))
+		snprintf(buf, n, "running");
+	else if (WIFSIGNALED(vm->status))
+		snprintf(buf, n, "killed by SIG%s", sigabbrev_np(WTERMSIG(vm->status)) ?: "?");
+	else
+		snprintf(buf, n, "exit status %d", WEXITSTATUS(vm->status));
+	return buf;
+}
+
 int mmf_vm_stop(struct mmf_vm *vm)
 {
 	int status;

@@ -278,6 +278,11 @@ int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *cons
 /* Is QEMU still running? Reaps it when it is not. */
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*
+ * How QEMU ended, for the user: "exit status N" or "killed by SIGNAME"
+ * (a guest reset under -no-reboot is status 0), "running" if it runs.
+ */
+const char *mmf_vm_ended(struct mmf_vm *vm, char *buf, size_t n);
+/*
  * Kill QEMU if it runs, reap it, remove the scratch disks, free vm.
  * Returns QEMU's wait status.
  */
