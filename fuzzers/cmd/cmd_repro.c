@@ -145,6 +145,7 @@ int cmd_repro(int argc, char **argv)
 		.stress = "none",
 	};
 	static struct mmf_crash_progs crash;
+	static struct mmf_repro_progress progress;
 	const struct mmf_opt opts[] = {
 		CMD_OPT_NATIVE(&rc.native, "reproduce on the running kernel"),
 		CMD_OPT_KERNEL(&rc.kernel, ""),
@@ -242,6 +243,7 @@ int cmd_repro(int argc, char **argv)
 		rc.ops.run = mmf_guest_repro_run;
 		rc.ops.ctx = guest;
 	}
+	rc.ops.progress = &progress;
 	r = mmf_crash_repro(&rc.ops, &crash, &res);
 	if (guest) {
 		printf("repro: %d guest boot(s)\n", mmf_guest_repro_boots(guest));

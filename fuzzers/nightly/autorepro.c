@@ -195,9 +195,10 @@ static void try_title(struct worker *w, const char *name, const char *title)
 {
 	struct mmf_autorepro *a = w->a;
 	char *dir = mmf_xasprintf("%s/%s", a->o.crashes, name), err[512];
+	struct mmf_repro_progress progress = { 0 };
 	struct mmf_repro_ops ops = {
 		.attempts = 3, .min_attempts = 2, .max_steps = 300, .log = repro_log,
-		.run = mmf_guest_repro_run,
+		.run = mmf_guest_repro_run, .progress = &progress,
 	};
 	struct mmf_crash_progs *c = mmf_xmalloc(sizeof(*c));
 	struct mmf_repro_result *res = mmf_xmalloc(sizeof(*res));

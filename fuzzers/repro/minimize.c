@@ -173,9 +173,8 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 					if (mmf_prog_hash(&cand) == mmf_prog_hash(p))
 						continue;
 					(*steps)++;
-					r = 0;
-					for (runs = 0; runs < ops->min_attempts && !r; runs++)
-						r = ops->run(ops->ctx, &cand, 1, title);
+					r = mmf_repro_hits(ops, &cand, 1, title, ops->min_attempts,
+							   true, &runs);
 					if (r < 0)
 						return -1;
 					if (!r)

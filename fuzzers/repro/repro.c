@@ -9,6 +9,34 @@
 #include "repro/repro.h"
 #include "util/util.h"
 
+/* A run counted, and the progress line when it is due. */
+static void progress(const struct mmf_repro_ops *ops, int hit)
+{
+	struct mmf_repro_progress *p = ops->progress;
+	uint64_t now = mmf_now_ns();
+	double secs;
+
+	if (!p || !ops->log)
+		return;
+	if (!p->t0_ns)
+		p->t0_ns = p->shown_ns = now;
+	p->runs++;
+	p->hits += hit;
+	if (now - p->shown_ns < MMF_REPRO_PROGRESS_MS * 1000000ull)
+		return;
+	p->shown_ns = now;
+	secs = (now - p->t0_ns) / 1e9;
+	if (ops->deadline_ns) {
+		long long left = ops->deadline_ns > now ? (ops->deadline_ns - now) / 1000000000 : 0;
+
+		ops->log(ops->ctx, "[%6.0fs] runs %d (%.2f/s) hits %d, %lldm%02llds left", secs,
+			 p->runs, p->runs / secs, p->hits, left / 60, left % 60);
+	} else {
+		ops->log(ops->ctx, "[%6.0fs] runs %d (%.2f/s) hits %d", secs, p->runs,
+			 p->runs / secs, p->hits);
+	}
+}
+
 int mmf_repro_hits(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,
 		   const char *title, int attempts, bool stop_at_hit, int *runs)
 {
@@ -20,6 +48,7 @@ int mmf_repro_hits(const struct mmf_repro_ops *ops, const struct mmf_prog *progs
 
 		if (r < 0)
 			return -1;
+		progress(ops, r);
 		(*runs)++;
 		hits += r;
 		if (hits && stop_at_hit)

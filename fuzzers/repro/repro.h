@@ -13,6 +13,18 @@
 #include "model/prog.h"
 #include "util/util.h"
 
+/*
+ * With mmf_repro_ops.progress (and log), a line on log every
+ * MMF_REPRO_PROGRESS_MS while programs run, in the campaigns' manner:
+ * "[    30s] runs 12 (0.40/s) hits 5, 1m30s left" (the time left when
+ * there is a deadline). Zeroed before the search; counts every run.
+ */
+#define MMF_REPRO_PROGRESS_MS	10000
+struct mmf_repro_progress {
+	uint64_t t0_ns, shown_ns;
+	int runs, hits;
+};
+
 struct mmf_repro_ops {
 	/*
 	 * Run progs[0..n) concurrently once; 1 when a report titled title
@@ -30,6 +42,7 @@ struct mmf_repro_ops {
 	 */
 	uint64_t deadline_ns;
 	void (*log)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	struct mmf_repro_progress *progress;	/* NULL: no progress lines */
 };
 
 struct mmf_repro_result {

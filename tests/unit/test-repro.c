@@ -11,7 +11,11 @@
  * not nine halvings (each kept step restarts a guest). A crash's older
  * occurrence reproduces where its newest does not, and one that comes
  * back one run in seven is found when a deadline gives time for more.
+ * The progress line comes once its interval has passed, with every run
+ * counted, and not before.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +36,22 @@ struct runner {
 	struct mmf_repro_ops *ops;
 	int runs, expire_after;	/* runs before the deadline passes, -1: never */
 	int every;		/* only every this many runs can hit, 0: all */
+	int lines;		/* progress lines logged */
+	char last[128];		/* the last one */
 };
+
+static void log_progress(void *ctx, const char *fmt, ...)
+{
+	struct runner *r = ctx;
+	va_list ap;
+
+	if (fmt[0] != '[')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->last, sizeof(r->last), fmt, ap);
+	va_end(ap);
+	r->lines++;
+}
 
 static int run(void *ctx, const struct mmf_prog *progs, int n, const char *title)
 {
@@ -152,6 +171,34 @@ static void test_found(void)
 	CHECK(res.hits == 3 && res.runs == 3, "hit rate %d/%d", res.hits, res.runs);
 }
 
+static void test_progress(void)
+{
+	struct mmf_repro_progress p = { 0 };
+	struct mmf_repro_ops ops = {
+		.run = run, .attempts = 3, .min_attempts = 1, .max_steps = 100,
+		.log = log_progress, .progress = &p,
+	};
+	struct runner r = { .ops = &ops, .expire_after = -1 };
+	struct mmf_prog prog;
+	struct mmf_repro_result res;
+	char err[128];
+
+	ops.ctx = &r;
+	CHECK(!mmf_prog_parse(text, &prog, err, sizeof(err)), "%s", err);
+	CHECK(!mmf_repro(&ops, &prog, 1, "DATA CORRUPTION", &res) && res.found, "search");
+	CHECK(r.lines == 0 && p.runs == r.runs && p.hits > 0, "%d lines in %d runs (%d counted)",
+	      r.lines, r.runs, p.runs);
+	/* As if the interval had passed: the next run's line counts them all. */
+	p.t0_ns = p.shown_ns = mmf_now_ns() - (MMF_REPRO_PROGRESS_MS + 2000) * 1000000ull;
+	ops.deadline_ns = mmf_now_ns() + 90 * 1000000000ull;
+	CHECK(mmf_repro_hits(&ops, &prog, 1, "DATA CORRUPTION", 1, false, &res.runs) == 1,
+	      "a hit");
+	CHECK(r.lines == 1 && strstr(r.last, "s] runs ") &&
+	      strstr(r.last, " hits ") && strstr(r.last, "m") && strstr(r.last, "s left"),
+	      "%d lines, the last '%s'", r.lines, r.last);
+	CHECK(atoi(strstr(r.last, "runs ") + 5) == r.runs, "'%s' after %d runs", r.last, r.runs);
+}
+
 static void test_deadline_past(void)
 {
 	struct mmf_repro_result res;
@@ -258,7 +305,7 @@ static void test_one_page_first(void)
 int main(void)
 {
 	static const struct tap_test tests[] = {
-		TAP_TEST(test_found), TAP_TEST(test_deadline_past),
+		TAP_TEST(test_found), TAP_TEST(test_progress), TAP_TEST(test_deadline_past),
 		TAP_TEST(test_deadline_in_minimization), TAP_TEST(test_race_delay),
 		TAP_TEST(test_one_page_first), TAP_TEST(test_occurrences),
 	};
