@@ -156,7 +156,20 @@ echo "include $work/Makefile" >"$objdir/Makefile"
 	"$work/scripts/kconfig/merge_config.sh" -n "${frags[@]}") >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "merging the config fragments failed, see $log"; }
 grep -A2 '^Value requested for' "$log" | grep -v '^--' | sed 's/^/build-kernel: config: /' || true
-if ! "${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1; then
+# A line every 30 s while make runs (a build from scratch takes minutes):
+# the time so far and the objects compiled.
+"${kmake[@]}" "$iname" vmlinux >>"$log" 2>&1 &
+mk=$!
+while kill -0 "$mk" 2>/dev/null; do
+	for _ in $(seq 30); do
+		kill -0 "$mk" 2>/dev/null || break
+		sleep 1
+	done
+	kill -0 "$mk" 2>/dev/null || break
+	printf 'build-kernel: [%6ds] %s objects compiled\n' $(( $(date +%s) - start )) \
+		"$(grep -c '^  CC ' "$log" || true)" >&2
+done
+if ! wait "$mk"; then
 	grep -E 'error|Error' "$log" | tail -n 10 >&2 || true
 	die "kernel build failed, see $log"
 fi

@@ -30,17 +30,31 @@ struct mmf_guest_repro {
 static void info(struct mmf_guest_repro *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void info(struct mmf_guest_repro *g, const char *fmt, ...)
+static void vinfo(struct mmf_guest_repro *g, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!g->o.info)
 		return;
-	va_start(ap, fmt);
 	fputs("mmfuzz: repro guest: ", g->o.info);
 	vfprintf(g->o.info, fmt, ap);
 	fputc('\n', g->o.info);
 	fflush(g->o.info);
+}
+
+static void info(struct mmf_guest_repro *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vinfo(g, fmt, ap);
+	va_end(ap);
+}
+
+void mmf_guest_repro_log(void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vinfo(ctx, fmt, ap);
 	va_end(ap);
 }
 

@@ -62,6 +62,8 @@ struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o
 int mmf_guest_repro_start(struct mmf_guest_repro *g);
 /* mmf_repro_ops.run: ctx is a struct mmf_guest_repro. */
 int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const char *title);
+/* mmf_repro_ops.log beside mmf_guest_repro_run: a line on the guest's info. */
+void mmf_guest_repro_log(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * Run progs[0..n) concurrently once; append every report's title, one per
  * line. 0, or -1 when no guest boots or the programs could not be run.

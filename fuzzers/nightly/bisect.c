@@ -107,12 +107,17 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 {
 	struct mmf_guest_repro_opts go = {
 		.mem_mb = o->mem_mb, .cpus = o->cpus, .timeout_ms = REQUEST_MS, .workdir = stepdir,
+		.info = o->info,
+	};
+	struct mmf_repro_progress progress = { 0 };
+	struct mmf_repro_ops ops = {
+		.run = mmf_guest_repro_run, .log = mmf_guest_repro_log, .progress = &progress,
 	};
 	char *path = mmf_xasprintf("%s/repro.prog", o->crashdir), *text, *title;
 	struct mmf_prog *progs = mmf_xcalloc(MMF_REPRO_MAX_PROGS, sizeof(*progs));
 	struct mmf_guest_repro *g;
 	struct mmf_vm_images im;
-	int nr, hits = 0;
+	int nr, hits, runs;
 
 	text = mmf_read_file(path, NULL);
 	nr = text ? mmf_progs_parse(text, progs, MMF_REPRO_MAX_PROGS, err, n) : -1;
@@ -131,17 +136,11 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 	title[strcspn(title, "\n")] = '\0';
 	go.guest_args = o->hook_args;
 	g = mmf_guest_repro_new(&go);
+	ops.ctx = g;
 	/* Any hit says bad; good takes every try clean. */
-	for (int i = 0; i < o->tries && !hits; i++) {
-		int r = mmf_guest_repro_run(g, progs, nr, title);
-
-		if (r < 0) {
-			snprintf(err, n, "the guests of %s could not run the reproducer", image);
-			hits = -1;
-			break;
-		}
-		hits += r;
-	}
+	hits = mmf_repro_hits(&ops, progs, nr, title, o->tries, true, &runs);
+	if (hits < 0)
+		snprintf(err, n, "the guests of %s could not run the reproducer", image);
 	mmf_guest_repro_free(g);
 	mmf_vm_images_free(&im);
 	free(progs);
