@@ -904,8 +904,11 @@ bool mmf_vm_alive(struct mmf_vm *vm)
 
 const char *mmf_vm_ended(struct mmf_vm *vm, char *buf, size_t n)
 {
+	/* Its console closes as it exits: it may not be reaped yet. */
+	for (int i = 0; i < 100 && mmf_vm_alive(vm); i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
 	if (mmf_vm_alive(vm))
-		snprintf(buf, n, "running");
+		snprintf(buf, n, "still running");
 	else if (WIFSIGNALED(vm->status))
 		snprintf(buf, n, "killed by SIG%s", sigabbrev_np(WTERMSIG(vm->status)) ?: "?");
 	else

@@ -279,7 +279,8 @@ int mmf_vm_snap_point(struct mmf_vm_snap *s, struct mmf_vm *vm, const char *cons
 bool mmf_vm_alive(struct mmf_vm *vm);
 /*
  * How QEMU ended, for the user: "exit status N" or "killed by SIGNAME"
- * (a guest reset under -no-reboot is status 0), "running" if it runs.
+ * (a guest reset under -no-reboot is status 0), waiting up to 2 s for it
+ * to end; "still running" after that.
  */
 const char *mmf_vm_ended(struct mmf_vm *vm, char *buf, size_t n);
 /*
