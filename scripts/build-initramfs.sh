@@ -3,13 +3,16 @@
 # (kvm/perf-hold.c) and kernel modules, packed with cpio and gzip, and the
 # guests' static mmfuzz (stressors are linked in) beside it. Both are
 # cached by the hash of what goes in, in $MMFUZZ_CACHE/initramfs/; prints
-# the initramfs's path, then mmfuzz's.
+# the initramfs's path, then that of mmfuzz's disk image.
 #
 #   scripts/build-initramfs.sh [--with-mmfuzz] x86_64|arm64 [MODULES_DIR]
 #
 # mmfuzz is not in the initramfs: the host gives it to the guest on a disk
 # of its own, which init reads after the snapshot point (fuzzers/vm/vm.c),
-# so that a new mmfuzz restores the guests saved with the old one. With
+# so that a new mmfuzz restores the guests saved with the old one. The
+# image is made here once per build: "mmfuzz SIZE" in its first 4 KiB, then
+# the binary, 32 MiB in all (sparse), a size that never changes, since a
+# restored guest's block layer keeps the size it saw at boot. With
 # --with-mmfuzz it is in it, as /bin/mmfuzz, and only the initramfs is
 # printed: for guests without the host's disks, a farm's (docs/farms.md).
 #
@@ -98,19 +101,25 @@ prune() {
 	ls -t "$cache/initramfs/"$1 | tail -n +5 | xargs -r -I{} find {} -mtime +7 -delete
 }
 
-# The guest's mmfuzz, by its content: a campaign's guests keep the one it
-# started with, whatever is built meanwhile.
+# The guest's mmfuzz disk, by its content: a campaign's guests keep the
+# one it started with, whatever is built meanwhile.
 mkdir -p "$cache/initramfs"
-bin=$cache/initramfs/mmfuzz-$arch-$(sha256sum <"$mmfuzz" | cut -c1-16)
-if [ -f "$bin" ]; then
-	touch "$bin"
+img=$cache/initramfs/mmfuzz-$arch-$(sha256sum <"$mmfuzz" | cut -c1-16).img
+if [ -f "$img" ]; then
+	touch "$img"
 else
-	install -m 755 "$mmfuzz" "$bin.tmp.$$"
-	mv "$bin.tmp.$$" "$bin"
-	prune "mmfuzz-$arch-*"
+	size=$(stat -c %s "$mmfuzz")
+	[ "$size" -le $(((32 << 20) - 4096)) ] ||
+		{ echo "build-initramfs: $mmfuzz is larger than its 32 MiB disk" >&2; exit 1; }
+	printf 'mmfuzz %s\n' "$size" >"$img.tmp.$$"
+	truncate -s 4096 "$img.tmp.$$"
+	cat "$mmfuzz" >>"$img.tmp.$$"
+	truncate -s 32M "$img.tmp.$$"
+	mv "$img.tmp.$$" "$img"
+	prune "mmfuzz-$arch-*.img"
 fi
 inner=()
-[ $inside = 1 ] && inner=("$bin")
+[ $inside = 1 ] && inner=("$mmfuzz")
 
 hash=$({
 	sha256sum scripts/build-initramfs.sh kvm/init kvm/kcsan-filter "$busybox" "$hold" \
@@ -128,7 +137,7 @@ out=$cache/initramfs/$kind$hash.cpio.gz
 # Only what the caller has no other way to get.
 result() {
 	echo "$out" >&3
-	[ $inside = 1 ] || echo "$bin" >&3
+	[ $inside = 1 ] || echo "$img" >&3
 }
 # Never touched when reused: the snapshot cache's key has its time.
 if [ -f "$out" ]; then
@@ -144,7 +153,7 @@ install -m 755 kvm/init "$r/init"
 install -m 644 kvm/kcsan-filter "$r/kcsan-filter"
 install -m 755 "$busybox" "$r/bin/busybox"
 install -m 755 "$hold" "$r/bin/perf-hold"
-[ $inside = 0 ] || install -m 755 "$bin" "$r/bin/mmfuzz"
+[ $inside = 0 ] || install -m 755 "$mmfuzz" "$r/bin/mmfuzz"
 # At their own paths: the dynamic loader finds them there as on the host.
 for f in "${stressng[@]}"; do
 	install -D -m 755 "$(readlink -f "$f")" "$r$f"

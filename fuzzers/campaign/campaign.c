@@ -41,7 +41,6 @@ struct guest {
 	const char *seeds;	/* the seeds' stream, sent after the options */
 	int nr_seeds, seeds_done;	/* seeds run first by the boots so far */
 	int pcs_fd;		/* OUT/vm-N/pcs, -1 without --cover */
-	FILE *echo;		/* mmf_campaign_opts.echo */
 	bool done;		/* once: its boot ended */
 	char who[16];
 };
@@ -209,7 +208,7 @@ static int take_findings(struct guest *g, struct mmf_campaign_stats *st, char *e
 }
 
 /* Move what a guest printed into its monitor and files; false once it is gone. */
-static bool pump(struct guest *g, uint64_t now)
+static bool pump(const struct mmf_campaign_opts *o, struct guest *g, uint64_t now)
 {
 	char buf[65536];
 	ssize_t r;
@@ -222,8 +221,8 @@ static bool pump(struct guest *g, uint64_t now)
 		}
 		mmf_monitor_feed(g->mon, buf, r, now);
 		mmf_write_all(g->console_fd, buf, r);
-		if (g->echo)
-			fwrite(buf, 1, r, g->echo);
+		if (o->echo)
+			fwrite(buf, 1, r, o->echo);
 	}
 	while ((r = mmf_vm_read_exec_log(g->vm, buf, sizeof(buf))) > 0)
 		mmf_sb_add(&g->exec, buf, r);
@@ -306,12 +305,12 @@ static int ended_status(const struct guest *g)
  * Once: what init prints after the fuzzer (swap and vmstat), until the
  * guest powers off, or QEMU is stopped after limit_ms.
  */
-static bool power_off(struct guest *g, uint64_t limit_ms)
+static bool power_off(const struct mmf_campaign_opts *o, struct guest *g, uint64_t limit_ms)
 {
 	uint64_t now = mmf_now_ns() / 1000000, end = now + limit_ms;
 	struct pollfd p = { .fd = mmf_vm_console_fd(g->vm), .events = POLLIN };
 
-	while (pump(g, now) && now < end) {
+	while (pump(o, g, now) && now < end) {
 		poll(&p, 1, 200);
 		now = mmf_now_ns() / 1000000;
 	}
@@ -328,7 +327,7 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 
 	if (f->kind == MMF_FOUND_END) {
 		int status = ended_status(g);
-		bool off = o->once && power_off(g, 30000ull * mmf_vm_slowdown(o->accel));
+		bool off = o->once && power_off(o, g, 30000ull * mmf_vm_slowdown(o->accel));
 
 		if (o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d); %s\n",
@@ -448,7 +447,6 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].seeds = stream.buf;
 		gs[i].nr_seeds = nr_seeds;
 		gs[i].pcs_fd = -1;
-		gs[i].echo = o->echo;
 		gs[i].id = i;
 		gs[i].console_fd = -1;
 		gs[i].dir = mmf_xasprintf("%s/vm-%d", o->out, i);
@@ -498,7 +496,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 			}
 			if (!g->vm)
 				continue;
-			dead = !pump(g, now);
+			dead = !pump(o, g, now);
 			if (g->snap.at_point && !dead)
 				snapshot_point(o, g);
 			if (take_findings(g, st, err, n)) {
@@ -532,7 +530,7 @@ out:
 	for (int i = 0; i < o->vms; i++) {
 		if (gs[i].vm) {
 			/* What the guest sent before it was stopped is saved too. */
-			pump(&gs[i], mmf_now_ns() / 1000000);
+			pump(o, &gs[i], mmf_now_ns() / 1000000);
 			if (take_findings(&gs[i], st, rc ? NULL : err, rc ? 0 : n))
 				rc = -1;
 			if (o->once && !rc && !(o->stop && *o->stop)) {

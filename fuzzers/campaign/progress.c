@@ -3,11 +3,12 @@
 #include <stdio.h>
 
 #include "campaign/campaign.h"
+#include "util/util.h"
 
 void mmf_progress_print(FILE *f, const struct mmf_progress *p)
 {
 	double secs = p->ms / 1000.0;
-	int64_t left = p->left_ms > 0 ? p->left_ms / 1000 : 0;
+	char left[24];
 
 	fprintf(f, "[%6.0fs] programs %lld (%.2f/s)", secs, p->programs,
 		secs > 0 ? p->programs / secs : 0.0);
@@ -15,11 +16,7 @@ void mmf_progress_print(FILE *f, const struct mmf_progress *p)
 		fprintf(f, " pcs %lld edges %lld", p->pcs, p->edges);
 	if (p->queue >= 0)
 		fprintf(f, " queue %lld", p->queue);
-	fprintf(f, " findings %ld (%ld new) boots %d restarts %d, ", p->found, p->found_new,
-		p->boots, p->restarts);
-	if (left >= 3600)
-		fprintf(f, "%lldh%02lldm left\n", (long long)left / 3600, (long long)left / 60 % 60);
-	else
-		fprintf(f, "%lldm%02llds left\n", (long long)left / 60, (long long)left % 60);
+	fprintf(f, " findings %ld (%ld new) boots %d restarts %d, %s left\n", p->found,
+		p->found_new, p->boots, p->restarts, mmf_fmt_left(left, p->left_ms / 1000));
 	fflush(f);
 }

@@ -36,8 +36,8 @@ int cmd_afl_target(int argc, char **argv)
 		CMD_OPT_KERNEL(&kernel, "default"),
 		CMD_OPT_INITRAMFS(&initrd),
 		MMF_OPT("guest-mmfuzz", "FILE", MMF_OPT_STR, &mmfuzz,
-			"the guests' static mmfuzz, on a disk of its own\n"
-			"(scripts/build-initramfs.sh prints it)",
+			"the guests' mmfuzz disk image (scripts/build-initramfs.sh\n"
+			"prints it)",
 			.def = "the one built with the initramfs, or the initramfs's own"),
 		CMD_OPT_MEM(&o.go.mem_mb),
 		CMD_OPT_CPUS(&o.go.cpus),

@@ -4,6 +4,7 @@
  * program running when they happened), then all of them together, then
  * halves of a set that reproduces, as syzkaller's repro does for logs.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "repro/repro.h"
@@ -14,6 +15,7 @@ static void progress(const struct mmf_repro_ops *ops, int hit)
 {
 	struct mmf_repro_progress *p = ops->progress;
 	uint64_t now = mmf_now_ns();
+	char left[40] = "", t[24];
 	double secs;
 
 	if (!p || !ops->log)
@@ -26,15 +28,11 @@ static void progress(const struct mmf_repro_ops *ops, int hit)
 		return;
 	p->shown_ns = now;
 	secs = (now - p->t0_ns) / 1e9;
-	if (ops->deadline_ns) {
-		long long left = ops->deadline_ns > now ? (ops->deadline_ns - now) / 1000000000 : 0;
-
-		ops->log(ops->ctx, "[%6.0fs] runs %d (%.2f/s) hits %d, %lldm%02llds left", secs,
-			 p->runs, p->runs / secs, p->hits, left / 60, left % 60);
-	} else {
-		ops->log(ops->ctx, "[%6.0fs] runs %d (%.2f/s) hits %d", secs, p->runs,
-			 p->runs / secs, p->hits);
-	}
+	if (ops->deadline_ns)
+		snprintf(left, sizeof(left), ", %s left",
+			 mmf_fmt_left(t, ((int64_t)ops->deadline_ns - (int64_t)now) / 1000000000));
+	ops->log(ops->ctx, "[%6.0fs] runs %d (%.2f/s) hits %d%s", secs, p->runs, p->runs / secs,
+		 p->hits, left);
 }
 
 int mmf_repro_hits(const struct mmf_repro_ops *ops, const struct mmf_prog *progs, int n,

@@ -477,3 +477,14 @@ char *mmf_unescape_line(const char *s)
 		mmf_sb_add(&sb, "", 0);
 	return mmf_sb_detach(&sb);
 }
+
+const char *mmf_fmt_left(char buf[24], int64_t secs)
+{
+	long long s = secs > 0 ? secs : 0;
+
+	if (s >= 3600)
+		snprintf(buf, 24, "%lldh%02lldm", s / 3600, s / 60 % 60);
+	else
+		snprintf(buf, 24, "%lldm%02llds", s / 60, s % 60);
+	return buf;
+}

@@ -102,5 +102,7 @@ bool mmf_has_suffix(const char *s, const char *suffix);
 uint64_t mmf_now_ns(void);
 /* Parse "10m", "30s", "1h", "250ms" or plain seconds; -1 on error. */
 int64_t mmf_parse_duration_ms(const char *s);
+/* A time left for progress lines: "1h05m" from an hour on, else "4m30s". */
+const char *mmf_fmt_left(char buf[24], int64_t secs);
 
 #endif

@@ -195,40 +195,19 @@ static int make_disks(const struct mmf_vm_config *c, struct mmf_vm *vm, char *er
 }
 
 /*
- * The guest's mmfuzz on a disk of its own, which is never saved with a
- * guest: a guest restored reads the binary of the host's run. Its size is
- * fixed (the guest's block layer keeps the size it saw at boot) and it
- * starts with "mmfuzz SIZE" in a block of its own, then the binary.
+ * The guest's mmfuzz disk, never saved with a guest: a guest restored reads
+ * the host's build. A link in the run's directory: QEMU's argv, so the
+ * snapshot's key, names no build.
  */
-#define BIN_HEADER	4096
-
-static int make_bin(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
+static int link_bin(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
 {
-	char head[BIN_HEADER] = { 0 };
-	size_t len = 0;
-	char *bin = mmf_read_file(c->mmfuzz, &len);
-	int fd = -1, r = -1;
-
 	vm->bin_img = mmf_xasprintf("%s/%s.img", c->workdir, MMF_VM_BIN_SERIAL);
-	if (!bin)
+	unlink(vm->bin_img);
+	if (access(c->mmfuzz, R_OK) || symlink(c->mmfuzz, vm->bin_img)) {
 		snprintf(err, n, "the guest's mmfuzz %s: %s", c->mmfuzz, strerror(errno));
-	else if (len > ((size_t)MMF_VM_BIN_MB << 20) - BIN_HEADER)
-		snprintf(err, n, "the guest's mmfuzz %s: %zu bytes, more than its %d MiB disk",
-			 c->mmfuzz, len, MMF_VM_BIN_MB);
-	else
-		fd = open(vm->bin_img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		snprintf(head, sizeof(head), "mmfuzz %zu\n", len);
-		r = mmf_write_all(fd, head, sizeof(head)) || mmf_write_all(fd, bin, len) ||
-		    ftruncate(fd, (off_t)MMF_VM_BIN_MB << 20) ? -1 : 0;
-		if (r)
-			snprintf(err, n, "disk %s: %s", vm->bin_img, strerror(errno));
-		close(fd);
-	} else if (bin) {
-		snprintf(err, n, "disk %s: %s", vm->bin_img, strerror(errno));
+		return -1;
 	}
-	free(bin);
-	return r;
+	return 0;
 }
 
 static int open_exec_log(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err, size_t n)
@@ -375,7 +354,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		snprintf(err, n, "work directory %s: %s", c->workdir, strerror(errno));
 		goto fail;
 	}
-	if (make_disks(c, vm, err, n) || (c->mmfuzz && make_bin(c, vm, err, n)) ||
+	if (make_disks(c, vm, err, n) || (c->mmfuzz && link_bin(c, vm, err, n)) ||
 	    open_exec_log(c, vm, err, n))
 		goto fail;
 	if (pipe2(out, O_CLOEXEC))

@@ -101,9 +101,10 @@ struct mmf_vm_config {
 	const char *kernel;
 	const char *initrd;
 	/*
-	 * The guest's static mmfuzz (scripts/build-initramfs.sh), on a
-	 * read-only virtio disk with serial MMF_VM_BIN_SERIAL that init reads
-	 * after the snapshot point; NULL: the initramfs's /bin/mmfuzz.
+	 * The guest's mmfuzz as a disk image (scripts/build-initramfs.sh
+	 * makes it), a read-only virtio disk with serial MMF_VM_BIN_SERIAL
+	 * that init reads after the snapshot point; NULL: the initramfs's
+	 * /bin/mmfuzz.
 	 */
 	const char *mmfuzz;
 	const char *workdir;	/* scratch disks go here */
@@ -155,9 +156,8 @@ struct mmf_vm_config {
 };
 
 #define MMF_VM_CTL_PORT		"mmfuzz.ctl"
-/* The disk of the guest's mmfuzz (mmf_vm_config.mmfuzz), and its size. */
+/* The disk of the guest's mmfuzz (mmf_vm_config.mmfuzz). */
 #define MMF_VM_BIN_SERIAL	"bin"
-#define MMF_VM_BIN_MB		32
 #define MMF_VM_GO_PORT		"mmfuzz.go"
 /* Followed by "yes", or "no" when swap was used already (the disks' content matters then). */
 #define MMF_VM_SNAPSHOT_POINT	"mmfuzz-init: waiting for the host, snapshot point: "
@@ -294,7 +294,7 @@ int mmf_vm_stop(struct mmf_vm *vm);
 struct mmf_vm_images {
 	char *kernel;
 	char *initrd;
-	char *mmfuzz;		/* the guest's, beside an initramfs built here; else NULL */
+	char *mmfuzz;		/* the guest's disk of it, beside an initramfs built here */
 	bool debian;		/* Debian's prebuilt kernel, not a fuzzing kernel */
 	int kasan;		/* 1 on, 0 off, -1 unknown */
 	int kcov;		/* the same */
