@@ -8,7 +8,11 @@
 # Test binaries (unit tests) and scripts with the line "# test: parallel"
 # (those that boot no guest and change nothing machine-wide) run first,
 # TEST_JOBS (default: the CPUs, at most 2) at a time, each output kept whole
-# and printed when it ends; then every other script, alone.
+# and printed when it ends. Then two lanes side by side, one test at a time
+# in each: the scripts with the line "# test: host" (they boot no guest but
+# change this machine's swap, cgroups or knobs, so never two at once), and
+# every other script (guests, each alone among them). TEST_JOBS=1 runs the
+# lanes one after the other.
 set -eu
 suite=$1
 shift
@@ -50,41 +54,68 @@ run_one() {
 	return $rc
 }
 
-# Tests running now: pid -> output file.
-declare -A running=()
+# Tests running now: pid -> output file, pid -> lane.
+declare -A running=() lane=()
+reaped=
 reap() {
 	local pid rc=0
 	wait -n -p pid "${!running[@]}" || rc=$?
 	cat "${running[$pid]}"
 	if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-	unset "running[$pid]"
+	reaped=${lane[$pid]}
+	unset "running[$pid]" "lane[$pid]"
 }
 
-# Those that share the CPUs first, then each of the others alone.
+n=0
+# start TEST LANE
+start() {
+	n=$((n + 1))
+	run_one "$1" "$outs/$n" &
+	running[$!]=$outs/$n
+	lane[$!]=$2
+}
+
 shared=()
-alone=()
+guests=()
+hosts=()
 for t in "$@"; do
 	[ -e "$t" ] || continue
 	case $t in
-	*.sh) grep -q '^# test: parallel$' "$t" && shared+=("$t") || alone+=("$t") ;;
+	*.sh)
+		if grep -q '^# test: parallel$' "$t"; then
+			shared+=("$t")
+		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
+			hosts+=("$t")
+		else
+			guests+=("$t")
+		fi
+		;;
 	*) shared+=("$t") ;;
 	esac
 done
-n=0
 for t in "${shared[@]}"; do
-	n=$((n + 1))
 	[ ${#running[@]} -lt "$jobs" ] || reap
-	run_one "$t" "$outs/$n" &
-	running[$!]=$outs/$n
+	start "$t" shared
 done
 while [ ${#running[@]} -gt 0 ]; do
 	reap
 done
-for t in "${alone[@]}"; do
-	n=$((n + 1))
-	run_one "$t" "$outs/$n" &
-	running[$!]=$outs/$n
+declare -A busy=([guest]=0 [host]=0)
+g=0
+h=0
+while [ $g -lt ${#guests[@]} ] || [ $h -lt ${#hosts[@]} ] || [ ${#running[@]} -gt 0 ]; do
+	if [ "${busy[guest]}" -eq 0 ] && [ $g -lt ${#guests[@]} ]; then
+		start "${guests[$g]}" guest
+		g=$((g + 1))
+		busy[guest]=1
+	fi
+	if [ "${busy[host]}" -eq 0 ] && [ $h -lt ${#hosts[@]} ]; then
+		start "${hosts[$h]}" host
+		h=$((h + 1))
+		busy[host]=1
+	fi
 	reap
+	busy[$reaped]=0
 done
 echo "$suite: the ten slowest:"
 sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'

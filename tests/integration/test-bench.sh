@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # mmfuzz bench on the running kernel: every benchmark gives one JSON line
 # per run with its metrics, the workloads really go through swap (and 64
 # KiB folios are swapped out whole where the kernel has that size), the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # After SIGKILL of a fuzzer, 'mmfuzz cleanup' (or the guardian that watches
 # the run) leaves no swap device, swap file, zram device or cgroup of ours.
 . "$(dirname "$0")/lib.sh"

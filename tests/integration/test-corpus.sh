@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # Every corpus program runs natively with no report, and its effect shows:
 # programs that page out see pages swapped, and pswpout grows.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The C reproducer (mmfuzz gen --csource) behaves like the program: it
 # builds with plain gcc and no warning, runs clean on this kernel where
 # mmfuzz exec runs the program clean, and reports a page changed behind its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The data-integrity oracle fires: a page changed behind the model's back
 # (through /proc/self/mem) is reported as DATA CORRUPTION, with the page,
 # the expected and observed content and the calls that touched it.

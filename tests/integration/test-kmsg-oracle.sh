@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The kernel-log oracle fires: a kernel report written into /dev/kmsg while
 # the fuzzer runs is reported with its title and saved in the crash store
 # with its program, the kernel log and the kernel's build.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The cgroup, file and knob calls on the running kernel: a program and its fork child move
 # between the run's sibling memory cgroups (seen in /proc/PID/cgroup while
 # the program is stopped by the hang hook), limits and the mTHP, shmem and

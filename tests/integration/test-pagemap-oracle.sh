@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The pagemap flags oracle: pages a program writes are exclusively mapped,
 # never present and swapped at once, and carry no uffd-wp without
 # userfaultfd. It runs clean on this kernel, and fires when the test hook

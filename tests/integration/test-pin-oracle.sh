@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # The pin oracle fires: data the kernel put in a pinned page, or a page a
 # pipe holds after vmsplice, changed behind the model's back (through
 # /proc/self/mem, --corrupt-pin N) is reported when read back.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # mmfuzz repro finds the program of a saved crash and minimizes it while
 # the same title comes back: here a page changed behind the model's back
 # after the write of tag 0xee (test hook), hidden in a longer program.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # A finding names the stressors that acted before it: each stressor's
 # thread carries its name (mmf-NAME, what a kernel report's Comm: shows),
 # and every report the fuzzer saves ends with the stressors in the order

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # Each stressor on its own for a few seconds ('mmfuzz stress'), its effect
 # asserted from the sampler's time series; every knob, swap device, loop
 # device and cgroup is gone or back to its value afterwards.

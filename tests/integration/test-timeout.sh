@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # A program that outlives its timeout is killed with its whole process group
 # and the runner goes on with the next program; the execution log holds
 # each program before it ran. The hang oracle looks at the hung call before

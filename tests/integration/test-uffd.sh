@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # userfaultfd: the handler thread resolves a MISSING and
 # a WP fault the way the model predicts, so that the program sees the data
 # the model expects and never hangs; the data oracle still checks pages
