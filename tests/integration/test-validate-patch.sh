@@ -21,7 +21,7 @@ title='BUG: Bad rss-counter state'
 
 rc=0
 "$MMFUZZ" validate --base "$base" --patch tests/bugs/madv-free-swapents.patch \
-	--patch tests/data/patches/boot-only.patch --bench none --budget 60s --repro-time 1m \
+	--patch tests/data/patches/boot-only.patch --bench none --budget 60s --repro-time 30s \
 	--attempts 2 --mutants 2 --out "$TMP/v" >"$TMP/v.out" 2>&1 || rc=$?
 cat "$TMP/v/verdict.txt" || { tail -30 "$TMP/v.out"; fail "no verdict"; }
 grep 'kernel ready in\|built (' "$TMP/v.out" | sed 's/^/INFO: /'
