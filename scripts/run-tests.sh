@@ -11,8 +11,9 @@
 # and printed when it ends. Then two lanes side by side, one test at a time
 # in each: the scripts with the line "# test: host" (they boot no guest but
 # change this machine's swap, cgroups or knobs, so never two at once), and
-# every other script (guests, each alone among them). TEST_JOBS=1 runs the
-# lanes one after the other.
+# every other script (guests, each alone among them). A guest test that
+# also runs mmfuzz natively ("# test: host and guest") holds both lanes.
+# TEST_JOBS=1 runs the lanes one after the other.
 set -eu
 suite=$1
 shift
@@ -86,6 +87,8 @@ for t in "$@"; do
 			shared+=("$t")
 		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
 			hosts+=("$t")
+		elif grep -q '^# test: host and guest$' "$t"; then
+			guests+=("both:$t")
 		else
 			guests+=("$t")
 		fi
@@ -104,18 +107,31 @@ declare -A busy=([guest]=0 [host]=0)
 g=0
 h=0
 while [ $g -lt ${#guests[@]} ] || [ $h -lt ${#hosts[@]} ] || [ ${#running[@]} -gt 0 ]; do
-	if [ "${busy[guest]}" -eq 0 ] && [ $g -lt ${#guests[@]} ]; then
-		start "${guests[$g]}" guest
-		g=$((g + 1))
-		busy[guest]=1
+	next=${guests[$g]:-}
+	if [ "${busy[guest]}" -eq 0 ] && [ -n "$next" ]; then
+		if [ "${next#both:}" = "$next" ]; then
+			start "$next" guest
+			g=$((g + 1))
+			busy[guest]=1
+		elif [ "${busy[host]}" -eq 0 ]; then
+			start "${next#both:}" both
+			g=$((g + 1))
+			busy[guest]=1
+			busy[host]=1
+		fi
 	fi
-	if [ "${busy[host]}" -eq 0 ] && [ $h -lt ${#hosts[@]} ]; then
+	# The host lane waits for a test that holds both to start.
+	if [ "${busy[host]}" -eq 0 ] && [ $h -lt ${#hosts[@]} ] &&
+		{ [ "${busy[guest]}" -eq 1 ] || [ "${next#both:}" = "$next" ]; }; then
 		start "${hosts[$h]}" host
 		h=$((h + 1))
 		busy[host]=1
 	fi
 	reap
-	busy[$reaped]=0
+	case $reaped in
+	both) busy[guest]=0 busy[host]=0 ;;
+	*) busy[$reaped]=0 ;;
+	esac
 done
 echo "$suite: the ten slowest:"
 sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'

@@ -1,4 +1,5 @@
 #!/bin/bash
+# test: host
 # Bad input gets one clear line and a non-zero exit; saved reports survive.
 . "$(dirname "$0")/lib.sh"
 
