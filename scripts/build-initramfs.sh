@@ -43,6 +43,12 @@ cache=${MMFUZZ_CACHE:-/var/cache/mmfuzz}
 # Only the result goes to stdout.
 exec 3>&1 1>&2
 
+# One at a time: two campaigns started together after a rebuild would both
+# relink mmfuzz-static, and one would read it while the other's linker
+# had emptied it (a guest then got a 0-byte mmfuzz and powered off).
+mkdir -p "$cache/initramfs"
+exec 9>"$cache/initramfs/.lock"
+flock 9
 make -s -j2 --no-print-directory "${target[$arch]}"
 mmfuzz=${build[$arch]}/mmfuzz-static
 hold=${build[$arch]}/perf-hold-static
@@ -103,12 +109,12 @@ prune() {
 
 # The guest's mmfuzz disk, by its content: a campaign's guests keep the
 # one it started with, whatever is built meanwhile.
-mkdir -p "$cache/initramfs"
 img=$cache/initramfs/mmfuzz-$arch-$(sha256sum <"$mmfuzz" | cut -c1-16).img
 if [ -f "$img" ]; then
 	touch "$img"
 else
 	size=$(stat -c %s "$mmfuzz")
+	[ "$size" -gt 0 ] || { echo "build-initramfs: $mmfuzz is empty" >&2; exit 1; }
 	[ "$size" -le $(((32 << 20) - 4096)) ] ||
 		{ echo "build-initramfs: $mmfuzz is larger than its 32 MiB disk" >&2; exit 1; }
 	printf 'mmfuzz %s\n' "$size" >"$img.tmp.$$"
