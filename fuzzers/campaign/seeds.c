@@ -88,13 +88,6 @@ static int seed_files(struct seeds *s, const char *from, char *err, size_t n)
 	return r;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat sb;
-
-	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
-}
-
 /* The queue/ of each instance directory of an AFL++ output (-o). */
 static int seed_afl_out(struct seeds *s, const char *out, char *err, size_t n)
 {
@@ -105,7 +98,7 @@ static int seed_afl_out(struct seeds *s, const char *out, char *err, size_t n)
 	while (!r && d && (e = readdir(d))) {
 		char *q = mmf_xasprintf("%s/%s/queue", out, e->d_name);
 
-		if (e->d_name[0] != '.' && is_dir(q))
+		if (e->d_name[0] != '.' && mmf_is_dir(q))
 			r = seed_files(s, q, err, n);
 		free(q);
 	}
@@ -130,9 +123,9 @@ static int seed_path(struct seeds *s, const char *path, char *err, size_t n)
 		r = -1;
 	} else if (S_ISREG(sb.st_mode)) {
 		r = seed_file(s, path, err, n);
-	} else if (is_dir(afl)) {
+	} else if (mmf_is_dir(afl)) {
 		r = seed_afl_out(s, afl, err, n);
-	} else if (is_dir(queue)) {
+	} else if (mmf_is_dir(queue)) {
 		r = seed_files(s, queue, err, n);
 	} else {
 		int before = s->nr;

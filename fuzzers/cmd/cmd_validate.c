@@ -85,6 +85,9 @@ int cmd_validate(int argc, char **argv)
 			"run the reproducers of this crash store"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STR, &o.corpus, "run these .mmf programs",
 			.def = "none"),
+		MMF_OPT("seeds", "DIR", MMF_OPT_STR, &o.seeds,
+			"fuzzing starts from these .mmf programs ('none': generation\n"
+			"alone)", .def = "the project's corpus/"),
 		MMF_OPT("attempts", "N", MMF_OPT_INT, &o.attempts, "runs of each per kernel",
 			.lo = 1, .hi = 1000),
 		MMF_OPT("bench", "LIST", MMF_OPT_STR, &o.benches, "all, none, or NAME,NAME..."),
@@ -133,6 +136,8 @@ int cmd_validate(int argc, char **argv)
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
 		mmf_die("validate: unknown arch '%s' (x86_64, arm64)", arch);
+	if (o.seeds && strcmp(o.seeds, "none") && !mmf_is_dir(o.seeds))
+		mmf_die("validate: seeds %s: not a directory", o.seeds);
 	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
 		mmf_die("validate: output directory %s is not writable", o.out);
 	o.info = stdout;

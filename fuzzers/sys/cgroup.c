@@ -130,13 +130,6 @@ out:
 /* Defined with its undo, under destroy. */
 static const struct mmf_journal_kind jk_subtree;
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* Journal, then enable +ctrl in dir's subtree_control. */
 static int enable_ctrl(struct mmf_journal *j, const char *dir, const char *ctrl)
 {
@@ -217,7 +210,7 @@ int mmf_cg_create(struct mmf_journal *j, const char *name, struct mmf_cgroup **c
 	free(self);
 	own = mmf_xasprintf("%s%s", mnt, ret == 0 && strcmp(rel, "/") ? rel : "");
 	/* Another namespace's path, or a v1 memory hierarchy we are not in. */
-	if (!is_dir(own)) {
+	if (!mmf_is_dir(own)) {
 		free(own);
 		own = mmf_xstrdup(mnt);
 	}
@@ -519,7 +512,7 @@ static int remove_dir(const char *path)
 	int ret = 0;
 	DIR *d;
 
-	if (!is_dir(path))
+	if (!mmf_is_dir(path))
 		return access(path, F_OK) && errno == ENOENT ? MMF_UNDO_GONE :
 			mmf_sys_fail(ENOTDIR, "cgroup %s", path);
 	/* Child cgroups inside ours are ours too (made by the executor). */

@@ -247,6 +247,13 @@ int mmf_write_file_new(const char *path, const void *buf, size_t n)
 	return write_via_temp(path, buf, n, false);
 }
 
+bool mmf_is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int mmf_mkdir_p(const char *path, unsigned int mode)
 {
 	char buf[PATH_MAX];

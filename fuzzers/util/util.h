@@ -73,6 +73,8 @@ int mmf_write_file_atomic(const char *path, const void *buf, size_t n);
 int mmf_write_file_new(const char *path, const void *buf, size_t n);
 /* mkdir -p; 0 or -1 with errno. */
 int mmf_mkdir_p(const char *path, unsigned int mode);
+/* A directory (or a link to one) is there. */
+bool mmf_is_dir(const char *path);
 
 /*
  * In a forked child: get sig when the parent (its pid from before the

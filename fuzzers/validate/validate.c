@@ -357,7 +357,7 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = o->budget_ms, .stop = &never_stop,
 		.info = o->info,
 	};
-	const char *corpus[2] = { 0 };
+	const char *corpus[2] = { o->seeds };
 	struct mmf_campaign_stats st;
 	struct mmf_bug *bugs;
 	bool afl;

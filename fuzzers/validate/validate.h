@@ -33,6 +33,7 @@ struct mmf_validate_opts {
 	struct mmf_validate_side side[MMF_NR_SIDES];
 	const char *store;	/* crash store whose reproducers run, NULL: none */
 	const char *corpus;	/* directory of .mmf programs, NULL: none */
+	const char *seeds;	/* what fuzzing starts from: a directory, "none", NULL: corpus/ */
 	const char *benches;	/* "all", "none" or NAME,NAME... */
 	int runs;		/* benchmark runs per kernel; 0: until the intervals are narrow */
 	int attempts;		/* runs per reproducer and program per kernel */
