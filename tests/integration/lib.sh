@@ -27,7 +27,9 @@ vmstat() {
 # What of ours may be left: swap entries, swap and loop files, loop devices,
 # cgroups, journals.
 # Each name carries its run's pid; a run still alive (a developer's fuzzer
-# beside the tests) is not a leftover.
+# beside the tests) is not a leftover, nor what lies in the directory of
+# another test still running (a host test's stress-ng swap file, beside a
+# guest test: scripts/run-tests.sh runs them in two lanes).
 leftovers() {
 	{
 		grep -h 'mmfuzz' /proc/swaps || true
@@ -36,6 +38,8 @@ leftovers() {
 		find /sys/fs/cgroup -maxdepth 6 -type d -name 'mmfuzz.*' 2>/dev/null || true
 		ls /run/mmfuzz 2>/dev/null | grep journal || true
 	} | while read -r line; do
+		other=$(grep -o '/tmp/mmfuzz-test\.[A-Za-z0-9]*' <<<"$line" | head -n 1 || true)
+		[ -n "$other" ] && [ "$other" != "$TMP" ] && [ -d "$other" ] && continue
 		pid=$(sed -n 's/.*\(mmfuzz-swap\|mmfuzz-loop\|mmfuzz\|journal\)\.\([0-9]*\).*/\2/p' \
 			<<<"$line")
 		[ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
