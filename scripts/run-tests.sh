@@ -11,8 +11,9 @@
 # and printed when it ends. Then two lanes side by side, one test at a time
 # in each: the scripts with the line "# test: host" (they boot no guest but
 # change this machine's swap, cgroups or knobs, so never two at once), and
-# every other script (guests, each alone among them). A guest test that
-# also runs mmfuzz natively ("# test: host and guest") holds both lanes.
+# every other script (guests, each alone among them). A script with the
+# line "# test: alone" holds both lanes: a guest test that also runs mmfuzz
+# natively, a test that leaves what a killed run left for a while.
 # TEST_JOBS=1 runs the lanes one after the other.
 set -eu
 suite=$1
@@ -87,7 +88,7 @@ for t in "$@"; do
 			shared+=("$t")
 		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
 			hosts+=("$t")
-		elif grep -q '^# test: host and guest$' "$t"; then
+		elif grep -q '^# test: alone$' "$t"; then
 			guests+=("both:$t")
 		else
 			guests+=("$t")

@@ -1,5 +1,5 @@
 #!/bin/bash
-# test: host and guest
+# test: alone
 # The accounting oracle's counters: a program that locks, swaps and forks
 # runs clean; a drift simulated by the test hook (--acct-skew adds kB to
 # the readings after the program) is reported, by a title without the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# test: host
+# test: alone
 # After SIGKILL of a fuzzer, 'mmfuzz cleanup' (or the guardian that watches
 # the run) leaves no swap device, swap file, zram device or cgroup of ours.
 . "$(dirname "$0")/lib.sh"

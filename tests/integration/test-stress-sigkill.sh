@@ -1,5 +1,5 @@
 #!/bin/bash
-# test: host
+# test: alone
 # SIGKILL of 'mmfuzz stress' in the middle of a run (its runner and
 # stress-ng die with it, stress-ng's swap file on), then 'mmfuzz cleanup' (or the guardian that
 # watches the run): no swap device, swap or loop file, loop or

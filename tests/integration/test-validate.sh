@@ -1,5 +1,5 @@
 #!/bin/bash
-# test: host and guest
+# test: alone
 # mmfuzz validate on two kernels that are the same (no regression, no
 # significant difference) and on two that truly differ: swap on virtio
 # disks against swap on zram makes MADV_PAGEOUT slower (zram compresses in
