@@ -56,15 +56,13 @@ run_one() {
 	return $rc
 }
 
-# Tests running now: pid -> output file, pid -> lane.
+# Tests running now: pid -> output file, pid -> the lane it holds.
 declare -A running=() lane=()
-reaped=
 reap() {
 	local pid rc=0
 	wait -n -p pid "${!running[@]}" || rc=$?
 	cat "${running[$pid]}"
 	if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-	reaped=${lane[$pid]}
 	unset "running[$pid]" "lane[$pid]"
 }
 
@@ -77,9 +75,19 @@ start() {
 	lane[$!]=$2
 }
 
+# in_use LANE: a running test holds LANE (or both).
+in_use() {
+	local l
+	for l in "${lane[@]}"; do
+		[ "$l" = "$1" ] || [ "$l" = both ] && return 0
+	done
+	return 1
+}
+
 shared=()
 guests=()
 hosts=()
+declare -A alone=()
 for t in "$@"; do
 	[ -e "$t" ] || continue
 	case $t in
@@ -88,10 +96,9 @@ for t in "$@"; do
 			shared+=("$t")
 		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
 			hosts+=("$t")
-		elif grep -q '^# test: alone$' "$t"; then
-			guests+=("both:$t")
 		else
 			guests+=("$t")
+			! grep -q '^# test: alone$' "$t" || alone[$t]=1
 		fi
 		;;
 	*) shared+=("$t") ;;
@@ -104,35 +111,26 @@ done
 while [ ${#running[@]} -gt 0 ]; do
 	reap
 done
-declare -A busy=([guest]=0 [host]=0)
 g=0
 h=0
 while [ $g -lt ${#guests[@]} ] || [ $h -lt ${#hosts[@]} ] || [ ${#running[@]} -gt 0 ]; do
 	next=${guests[$g]:-}
-	if [ "${busy[guest]}" -eq 0 ] && [ -n "$next" ]; then
-		if [ "${next#both:}" = "$next" ]; then
+	both=${next:+${alone[$next]:-}}
+	if [ -n "$next" ] && ! in_use guest; then
+		if [ -z "$both" ]; then
 			start "$next" guest
 			g=$((g + 1))
-			busy[guest]=1
-		elif [ "${busy[host]}" -eq 0 ]; then
-			start "${next#both:}" both
+		elif ! in_use host; then
+			start "$next" both
 			g=$((g + 1))
-			busy[guest]=1
-			busy[host]=1
 		fi
 	fi
-	# The host lane waits for a test that holds both to start.
-	if [ "${busy[host]}" -eq 0 ] && [ $h -lt ${#hosts[@]} ] &&
-		{ [ "${busy[guest]}" -eq 1 ] || [ "${next#both:}" = "$next" ]; }; then
+	# The host lane waits while the next guest test waits for both.
+	if [ $h -lt ${#hosts[@]} ] && ! in_use host && { in_use guest || [ -z "$both" ]; }; then
 		start "${hosts[$h]}" host
 		h=$((h + 1))
-		busy[host]=1
 	fi
 	reap
-	case $reaped in
-	both) busy[guest]=0 busy[host]=0 ;;
-	*) busy[$reaped]=0 ;;
-	esac
 done
 echo "$suite: the ten slowest:"
 sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'
