@@ -12,6 +12,15 @@
 #include "util/rand.h"
 #include "util/util.h"
 
+/*
+ * Edits that add statements stop at GROW_MAX, as syzkaller's mutator stops
+ * inserting at its 30 calls: generation makes 4 to 27 calls, and lineages
+ * whose edits only add run ever longer, slower programs as a run goes on
+ * (the AFL++ engine, which stacks edits, most). Shorter programs do not
+ * lose races: a fork or thread block still fits.
+ */
+#define GROW_MAX	40
+
 /* Page deltas: neighbours, then folio-sized steps. */
 static const uint16_t page_deltas[] = { 1, 1, 1, 2, 3, 4, 8, 16, 512 };
 
@@ -98,7 +107,7 @@ static void remove_stmt(struct mmf_prog *p, int i)
 static int gen_at(struct mmf_rand *r, struct mmf_prog *p, int i, int n)
 {
 	struct mmf_stmt run[MMF_MAX_STMTS];
-	int k = mmf_prog_generate_at(r, p, i, run, MMF_MAX_STMTS - p->nr + n), w = -1;
+	int k = mmf_prog_generate_at(r, p, i, run, MAX(GROW_MAX - p->nr, 0) + n), w = -1;
 
 	if (!k)
 		return -1;
@@ -184,7 +193,7 @@ static bool op_insert(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_p
 {
 	int w;
 
-	if (p->nr >= MMF_MAX_STMTS)
+	if (p->nr >= GROW_MAX)
 		return false;
 	w = gen_at(r, p, mmf_rand_below(r, p->nr + 1), 0);
 	if (w < 0)
@@ -244,7 +253,7 @@ static bool op_duplicate(struct mmf_rand *r, struct mmf_prog *p, const struct mm
 	int i = pick(r, p, is_movable);
 	struct mmf_stmt s;
 
-	if (i < 0 || p->nr >= MMF_MAX_STMTS)
+	if (i < 0 || p->nr >= GROW_MAX)
 		return false;
 	s = p->stmts[i];
 	insert_stmt(p, i + 1 + (mmf_rand_below(r, 2) ? mmf_rand_below(r, p->nr - i) : 0), &s);
@@ -287,7 +296,7 @@ static bool op_splice(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_p
 		if (is_call(&other->stmts[k]))
 			run[n++] = other->stmts[k];
 	tail = len == MMF_MAX_STMTS ? i : p->nr;
-	n = MIN(n, MMF_MAX_STMTS - tail);
+	n = MAX(MIN(n, GROW_MAX - tail), 0);
 	memmove(&p->stmts[i + n], &p->stmts[i], (tail - i) * sizeof(run[0]));
 	memcpy(&p->stmts[i], run, n * sizeof(run[0]));
 	p->nr = tail + n;
@@ -306,7 +315,7 @@ static bool op_wrap(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_pro
 	struct mmf_stmt end = { .id = MMF_END };
 	int i = pick(r, p, is_plain), n = 0, len = 1 + mmf_rand_below(r, 6);
 
-	if (i < 0 || p->nr + 2 > MMF_MAX_STMTS || in_block(p, i))
+	if (i < 0 || p->nr + 2 > GROW_MAX || in_block(p, i))
 		return false;
 	while (n < len && i + n < p->nr && is_plain(&p->stmts[i + n]))
 		n++;
