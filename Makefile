@@ -165,6 +165,11 @@ integration: all
 layers:
 	@scripts/check-layers.sh
 	@scripts/check-calls.sh
+	@if [ -f /usr/src/linux-source-6.12.tar.xz ] || [ -n "$${MMFUZZ_KTARBALL-}" ]; then \
+		scripts/style.sh; \
+	else \
+		echo "layers: no kernel source for checkpatch (scripts/setup.sh installs it)" >&2; \
+	fi
 
 # The kernel's coding style (checkpatch --no-tree -f) on every C file.
 style:

@@ -1,10 +1,9 @@
 #!/bin/bash
 # test: parallel
-# The kernel's coding style holds on every C file of the tree (checkpatch
-# --no-tree -f: no error), and the check fails on a file that breaks it.
+# The style check (checkpatch --no-tree -f, which 'make layers' runs over
+# the tree) fails on a file that breaks the kernel's coding style.
 . "$(dirname "$0")/lib.sh"
 
-scripts/style.sh >"$TMP/tree" 2>&1 || { cat "$TMP/tree"; fail "checkpatch errors in the tree"; }
 printf 'int f(void);\nint g(void)\n{\n\tint x;\n\n\tif ((x = f()))\n\t\treturn 1;\n\treturn x;\n}\n' \
 	>"$TMP/bad.c"
 rc=0
