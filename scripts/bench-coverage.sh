@@ -4,16 +4,23 @@
 # busy host slows both), RUNS times for DURATION each: distinct mm/ PCs
 # (mmfuzz cover), edges, programs/s and new titles, with the ratios.
 #   scripts/bench-coverage.sh BUILD_DIR [DURATION] [RUNS] [OUT]
+# BENCH_CORPUS=none starts both from generation alone (default: corpus/,
+# whose programs are heavier than generated ones).
 set -eu
 mmfuzz=$1/mmfuzz
 dur=${2:-10m}
 runs=${3:-3}
+case ${BENCH_CORPUS:=corpus} in
+corpus) seeds=$(cd "$(dirname "$0")/.." && pwd)/corpus ;;
+none) seeds=none ;;
+*) echo "bench-coverage: BENCH_CORPUS=$BENCH_CORPUS: corpus or none" >&2; exit 2 ;;
+esac
 out=${4:-$(mktemp -d /var/tmp/mmfuzz-bench-coverage.XXXXXX)}
 k=$("$(dirname "$0")/build-kernel.sh" x86_64) || exit 1
 [ -n "$k" ] && [ -e "$k/vmlinux" ] ||
 	{ echo "bench-coverage: no fuzzing kernel: run 'make kernel' first" >&2; exit 1; }
 mkdir -p "$out"
-echo "bench-coverage: $runs run(s) of $dur per engine, kernel $k, output in $out"
+echo "bench-coverage: $runs run(s) of $dur per engine, seeds $BENCH_CORPUS, kernel $k, output in $out"
 
 # The figures of one campaign's OUT: mm/ PCs, edges, programs/s, new titles.
 figures() {
@@ -38,6 +45,7 @@ for r in $(seq 1 "$runs"); do
 		extra=
 		[ "$eng" = mmfuzz ] && extra=--cover
 		"$mmfuzz" campaign --engine "$eng" $extra --arch x86_64 --vms 1 --duration "$dur" \
+			--corpus "$seeds" \
 			--kernel "$k/bzImage" --vmlinux "$k/vmlinux" --out "$o" >"$o.log" 2>&1 &
 	done
 	wait || true
