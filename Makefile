@@ -253,7 +253,7 @@ bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 BUDGET	?= 10m
 RUNS	?= 3
 bench-coverage: all
-	@BENCH_CORPUS=$(or $(BENCH_CORPUS),corpus) scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
+	@scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
 
 # Time to first finding on tests/bugs/*.patch and the clean kernel, for
 # each engine, with the project's corpus as seeds and without.

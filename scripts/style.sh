@@ -30,8 +30,6 @@ export -f one
 export checkpatch cache tool
 bad=0
 [ ${#todo[@]} -eq 0 ] ||
-	printf '%s\0' "${todo[@]}" | xargs -0 -n 4 -P "$(nproc)" bash -c 'rc=0
-		for f; do one "$f" || rc=1; done
-		exit $rc' style || bad=1
+	printf '%s\0' "${todo[@]}" | xargs -0 -n 1 -P "$(nproc)" bash -c 'one "$1"' style || bad=1
 echo "style: $# file(s), ${#todo[@]} checked, $([ $bad = 0 ] && echo "no error" || echo "errors above")" >&2
 exit $bad

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cmds.h"
 #include "report/report.h"
@@ -101,9 +100,8 @@ static int triage_parse(int argc, char **argv)
 static char *store_dir(const char *dir)
 {
 	char *c = mmf_xasprintf("%s/crashes", dir);
-	struct stat st;
 
-	if (!stat(c, &st) && S_ISDIR(st.st_mode))
+	if (mmf_is_dir(c))
 		return c;
 	free(c);
 	return mmf_xstrdup(dir);
