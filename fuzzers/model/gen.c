@@ -397,13 +397,24 @@ static void range_call(struct gen *g, int id, const uint64_t *range, const char 
 	mmf_gen_push(g, &s);
 }
 
+/* A read or a write of range or a part of it. */
+static void touch(struct gen *g, const uint64_t *range)
+{
+	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+}
+
 /*
- * An anonymous page's way through swap: written, paged out, maybe swapped
- * back in, dropped while its swap entry lives, then faulted again.
+ * An anonymous page's way through reclaim, its freeing advice on either
+ * side of it. Advice after reclaim drops the page while its swap entry
+ * lives; advice before it makes the page lazy-free (MADV_FREE), to be
+ * discarded by reclaim unless it was written again in between. Either way
+ * the page is faulted again at the end, where the data oracle reads it.
  */
 static void swap_cycle(struct gen *g)
 {
 	struct mmf_stmt s = { .id = MMF_WRITE };
+	const char *advice = swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))];
+	bool advice_first = mmf_rand_oneof(g->r, 3);
 	uint64_t range[3];
 
 	ensure_mapped(g);
@@ -411,13 +422,19 @@ static void swap_cycle(struct gen *g)
 	memcpy(range, s.args, sizeof(range));
 	mmf_gen_args(g, &s, 3);
 	mmf_gen_push(g, &s);
+	if (advice_first) {
+		range_call(g, MMF_MADVISE, range, advice);
+		if (!mmf_rand_oneof(g->r, 3))
+			touch(g, range);
+	}
 	range_call(g, mmf_rand_oneof(g->r, 4) ? MMF_PROCESS_MADVISE : MMF_MADVISE,
 		   range, "MADV_PAGEOUT");
-	if (mmf_rand_oneof(g->r, 3))
-		range_call(g, MMF_READ, range, NULL);
-	range_call(g, MMF_MADVISE, range,
-		   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
-	range_call(g, mmf_rand_oneof(g->r, 3) ? MMF_WRITE : MMF_READ, range, NULL);
+	if (!advice_first) {
+		if (mmf_rand_oneof(g->r, 3))
+			range_call(g, MMF_READ, range, NULL);
+		range_call(g, MMF_MADVISE, range, advice);
+	}
+	touch(g, range);
 }
 
 /*
