@@ -28,7 +28,8 @@ SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recove
 
 LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
 	   validate nightly farm
-CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c) fuzzers/util/racesync.h
+CS_RUNTIME_DIRS := fuzzers/csource/runtime/ fuzzers/runtime/
+CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c fuzzers/runtime/*.h)
 LIB_SRC	:= $(filter-out $(CS_RUNTIME),$(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c \
 	   fuzzers/$(l)/*/*.c))) $(wildcard stressors/*.c)
 CMD_SRC	:= $(wildcard fuzzers/cmd/*.c)
@@ -77,17 +78,19 @@ $(O)/obj/version.o: $(O)/version.c
 
 CMD_OBJ	+= $(O)/obj/version.o
 
-# The C reproducer's runtime: fuzzers/csource/runtime/NAME.c becomes the
-# string mmf_rt_NAME (csource/runtime.h), the file's text without its SPDX
-# line. The files are checked by compiling the reproducers that carry them
-# (tests/unit/test-csource.c).
+# The C reproducer's runtime: fuzzers/csource/runtime/NAME.c (what only a
+# reproducer does) and fuzzers/runtime/NAME.h (the calls' code, which the
+# executor compiles too) become the string mmf_rt_NAME (csource/runtime.h),
+# the file's text without its SPDX line and its project includes (the
+# reproducer carries those pieces itself). The files are checked by
+# compiling the reproducers that carry them (tests/unit/test-csource.c).
 $(O)/csource-runtime.c: $(CS_RUNTIME)
 	@mkdir -p $(dir $@)
-	@{ echo '/* Made by the Makefile from fuzzers/csource/runtime/. */'; \
+	@{ echo '/* Made by the Makefile from $(CS_RUNTIME_DIRS). */'; \
 	echo '#include "csource/runtime.h"'; \
 	for f in $(CS_RUNTIME); do \
 		echo; echo "const char mmf_rt_$$(basename $$f | sed 's/\..*//')[] ="; \
-		sed -e '1{/SPDX-License-Identifier/d}' -e 's/[\\"]/\\&/g' \
+		sed -e '1{/SPDX-License-Identifier/d}' -e '/^#include "/d' -e 's/[\\"]/\\&/g' \
 		    -e 's/^/\t"/' -e 's/$$/\\n"/' $$f; \
 		echo '	;'; \
 	done; } >$@
@@ -112,7 +115,7 @@ $(O)/mmfuzz-static: $(CMD_OBJ) $(O)/libmmfuzz.a
 # own, since the guest's mmfuzz only arrives after it. Stripped: the same
 # bytes from every clone's directory, or each would make its own
 # initramfs, and so its own snapshots.
-$(O)/perf-hold-static: kvm/perf-hold.c fuzzers/exec/perf_dummy.h
+$(O)/perf-hold-static: kvm/perf-hold.c fuzzers/runtime/perf.h fuzzers/runtime/base.h
 	@mkdir -p $(dir $@)
 	$(CC) $(MMF_CFLAGS) -static -s -o $@ $<
 

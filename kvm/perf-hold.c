@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/perf_dummy.h"
+#include "runtime/perf.h"
 
 int main(void)
 {
-	int fd = mmf_perf_dummy_open();
+	int fd = rt_perf_dummy_open();
 
 	if (fd < 0) {
 		fprintf(stderr, "perf-hold: perf_event_open: %s\n", strerror(-fd));

@@ -5,6 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 declare -A allowed=(
+	[runtime]="runtime"
 	[util]="util"
 	[model]="model util"
 	[report]="report util"
@@ -12,10 +13,10 @@ declare -A allowed=(
 	[csource]="csource oracle model util"
 	[sys]="sys util"
 	[store]="store report util"
-	[exec]="exec oracle model util"
+	[exec]="exec oracle model runtime util"
 	[repro]="repro model util"
 	[symbolize]="symbolize report util"
-	[fuzz]="fuzz csource exec repro bench oracle model sys store report symbolize util stressors"
+	[fuzz]="fuzz csource exec repro bench oracle model runtime sys store report symbolize util stressors"
 	[vm]="vm util"
 	[campaign]="campaign csource vm store report symbolize repro model util"
 	[stressors]="stressors sys util"

@@ -156,7 +156,7 @@ int cmd_exec(int argc, char **argv)
 		CMD_OPT_TIMEOUT(&timeout_ms),
 		CMD_OPT_SLOWDOWN(&eo.slowdown),
 		MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &env_on,
-			"no swap devices or memory cgroup of our own"),
+			"no swap devices, memory cgroups or knob writes of our own"),
 		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &quiet, "print reports and the summary only"),
 		MMF_OPT("cover", "FILE", MMF_OPT_STR, &cover,
 			"with --kernel: append the kernel PCs the programs reach\n"

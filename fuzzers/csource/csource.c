@@ -25,7 +25,7 @@ static const char *const guard_name[] = {
 };
 
 /* The runtime of the blocks that have one. */
-static const char *const block_runtime[][2] = {
+static const char *const block_runtime[][MMF_CS_PIECES] = {
 	[MMF_BLOCK_FORK] = { mmf_rt_fork },
 	[MMF_BLOCK_THREAD] = { mmf_rt_thread },
 	[MMF_BLOCK_END] = { NULL },
@@ -146,12 +146,11 @@ static void emit_runtime(struct strbuf *sb, const struct mmf_prog *p)
 	for (int id = 0; id < MMF_NR_CALLS; id++) {
 		const char *const *pieces = mmf_calls[id].block == MMF_BLOCK_NONE ?
 			mmf_emitters[id]->runtime : block_runtime[mmf_calls[id].block];
-		int nr = 2;
 		bool used = false;
 
 		for (int i = 0; i < p->nr && !used; i++)
 			used = p->stmts[i].id == id;
-		for (int k = 0; used && k < nr && pieces[k]; k++) {
+		for (int k = 0; used && k < MMF_CS_PIECES && pieces[k]; k++) {
 			int j;
 
 			for (j = 0; j < nr_done && done[j] != pieces[k]; j++)
@@ -291,6 +290,7 @@ void mmf_prog_csource(const struct mmf_prog *p, struct strbuf *sb)
 	mmf_cs_simulate(sim);
 	emit_header(sb, p);
 	mmf_sb_puts(sb, mmf_rt_head);
+	mmf_sb_puts(sb, mmf_rt_base);
 	if (calls)
 		emit_stmt_table(sb, sim);
 	if (sim->data.len)

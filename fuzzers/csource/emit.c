@@ -77,7 +77,7 @@ void mmf_cs_slot_range(struct strbuf *sb, const struct mmf_stmt *s)
 
 void mmf_cs_range_call(struct strbuf *sb, const struct mmf_stmt *s, const char *name, int arg)
 {
-	mmf_sb_printf(sb, "sys(syscall(SYS_%s, ", name);
+	mmf_sb_printf(sb, "rt_ret(syscall(SYS_%s, ", name);
 	mmf_cs_at_len(sb, s);
 	if (arg >= 0) {
 		mmf_sb_puts(sb, ", ");

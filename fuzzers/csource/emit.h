@@ -22,6 +22,9 @@
 #include "oracle/shadow.h"
 #include "util/util.h"
 
+/* The most runtime pieces a call's row names. */
+#define MMF_CS_PIECES	3
+
 struct mmf_emitter {
 	/* The expression of s, statement si. */
 	void (*expr)(struct strbuf *sb, const struct mmf_stmt *s, int si,
@@ -34,7 +37,7 @@ struct mmf_emitter {
 	/* The expression checks the pages against the read's expect_N[]. */
 	bool verifies;
 	/* In the order they go into the file; a piece needs those before it. */
-	const char *runtime[2];
+	const char *runtime[MMF_CS_PIECES];
 };
 
 /* A call's row: MMF_EMITTER(fn, expr, predict[, runtime pieces]). */

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "exec/interp.h"
+#include "runtime/base.h"
 
 typedef long (*mmf_run_fn)(struct mmf_interp *in, const struct mmf_stmt *s, int si);
 
@@ -25,12 +26,6 @@ typedef long (*mmf_run_fn)(struct mmf_interp *in, const struct mmf_stmt *s, int 
 
 /* Indexed by call id (calls.c); NULL for the block statements. */
 extern const mmf_run_fn mmf_exec_calls[MMF_NR_CALLS];
-
-/* A system call's result: r, or -errno when it failed. */
-static inline long mmf_ret(long r)
-{
-	return r < 0 ? -errno : r;
-}
 
 /* The address of the statement's range, and its length in bytes. */
 static inline char *mmf_range_addr(struct mmf_interp *in, const struct mmf_stmt *s, long *len)
@@ -50,13 +45,6 @@ static inline bool mmf_has_call(const struct mmf_prog *p, int id)
 			return true;
 	return false;
 }
-
-/*
- * Replace file slot f with fd (< 0: the errno of the call that made it),
- * truncated to bytes first unless 0; 0 or -errno, closing fd on failure
- * (calls/file.c).
- */
-long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd);
 
 /*
  * Once per runner process, before any program (calls/map.c): a perf event

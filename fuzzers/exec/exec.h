@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "model/prog.h"
-#include "util/racesync.h"
+#include "runtime/racesync.h"
 
 struct mmf_kmsg;
 struct mmf_cover;

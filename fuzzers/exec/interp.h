@@ -10,7 +10,7 @@
 #include "exec/exec.h"
 #include "model/arena.h"
 #include "oracle/shadow.h"
-#include "util/racesync.h"
+#include "runtime/racesync.h"
 #include "util/util.h"
 
 /* The racing group in progress (exec/race.c). */

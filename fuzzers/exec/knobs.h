@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The cgroup and sysfs files programs change (the cg_* and tune calls):
- * reading and writing one the way cgroupfs and sysfs expect, and the
- * runner's side: before a program, save the cgroup limits and knobs it may
- * change (only if it has a call that changes them); after it, write them
- * back, so that no program inherits another's.
+ * The cgroup and sysfs files programs change (the cg_* and tune calls),
+ * the runner's side: before a program, save the cgroup limits and knobs it
+ * may change (only if it has a call that changes them); after it, write
+ * them back, so that no program inherits another's.
  */
 #ifndef MMF_EXEC_KNOBS_H
 #define MMF_EXEC_KNOBS_H
@@ -13,11 +12,6 @@
 #include <stddef.h>
 
 #include "exec/exec.h"
-
-/* One write(2) of val; 0 or -errno. */
-long mmf_knob_write(const char *path, const char *val);
-/* The file's first line, without its newline, in buf; 0 or -errno. */
-int mmf_knob_read(const char *path, char *buf, size_t n);
 
 struct mmf_exec_saved {
 	bool cg, knobs;

@@ -2,7 +2,7 @@
 /*
  * Racing groups: the group after a race statement runs in rounds, its
  * parties pinned to CPUs of their own and released together by a barrier
- * (util/racesync.h), the delayed party spinning first, the delay swept
+ * (runtime/racesync.h), the delayed party spinning first, the delay swept
  * over the rounds. Each round starts with a comment line on the execution
  * log, so that a finding's program says which delay it came in (the log
  * reaches the host before a panic), and ends with a record of how the

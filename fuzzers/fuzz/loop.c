@@ -22,7 +22,7 @@
 #include "fuzz/stress.h"
 #include "oracle/kmsg.h"
 #include "sys/sysfs.h"
-#include "util/racesync.h"
+#include "runtime/racesync.h"
 #include "util/rand.h"
 #include "util/util.h"
 

@@ -2,9 +2,10 @@
 # test: host
 # The C reproducer (mmfuzz gen --csource) behaves like the program: it
 # builds with plain gcc and no warning, runs clean on this kernel where
-# mmfuzz exec runs the program clean, and reports a page changed behind its
-# back (--corrupt-after, as the executor's hook) with the executor's title,
-# in the main line and in a fork child.
+# mmfuzz exec runs the program clean, gives each call the result the
+# executor gave it, and reports a page changed behind its back
+# (--corrupt-after, as the executor's hook) with the executor's title, in
+# the main line and in a fork child.
 . "$(dirname "$0")/lib.sh"
 
 CC=${CC:-gcc}
@@ -18,23 +19,55 @@ build() {
 	[ ! -s "$2.warn" ] || { cat "$2.warn"; fail "$1: compiler warnings"; }
 }
 
-# Run program $1 both ways, with no swap device of ours: the reproducer
-# without paths, the executor with --no-env; swapoff and swapon fail with
-# ENODEV in both. Neither may report anything.
+# Run program $1 both ways with --no-env, no swap device, cgroup or knob
+# of ours: swapoff, cg_limit and thp_knob fail with ENODEV in both. Neither
+# may report anything, and each call must return the same in both (the
+# value, or -1 and the errno), but for the calls that run beside a thread
+# or in a racing group, whose results depend on the interleaving.
 run_clean() {
 	local f=$1 bin=$TMP/$2 rc=0
 
 	build "$f" "$bin"
-	timeout 300 "$bin" >"$bin.out" 2>"$bin.err" || rc=$?
+	timeout 300 "$bin" -v --no-env >"$bin.out" 2>"$bin.err" || rc=$?
 	if [ $rc -ne 0 ] || grep -q 'DATA CORRUPTION' "$bin.out"; then
 		cat "$bin.out" "$bin.err"
 		fail "$f: the reproducer exited with $rc"
 	fi
-	"$MMFUZZ" exec --native --no-env --quiet "$f" >"$bin.exec" 2>&1 ||
+	"$MMFUZZ" exec --native --no-env "$f" >"$bin.exec" 2>&1 ||
 		{ cat "$bin.exec"; fail "$f: mmfuzz exec did not run it clean"; }
+	python3 - "$f" "$bin.exec" "$bin.err" <<'PY' || fail "$f: the reproducer's results differ"
+import re, sys
+prog, ex, rep = sys.argv[1:]
+# Statements that run beside a thread or a racing group: from its start to the join.
+apart, inflight = set(), False
+for i, line in enumerate(open(prog)):
+	t = line.strip()
+	if not line.startswith("\t") and re.match(r"(\w+ = )?thread \{$|race\(", t):
+		inflight = True
+	elif not line.startswith("\t") and t == "join":
+		inflight = False
+	if inflight:
+		apart.add(i)
+def results(path, pattern):
+	r = {}
+	for l in open(path):
+		m = re.match(pattern, l)
+		if m and int(m.group(1)) not in apart:
+			r.setdefault(int(m.group(1)), []).append(m.group(2))
+	return r
+# The executor's "N [in B] call = R[ ERRNO][ notes]", the reproducer's "N: call = R[ ERRNO]".
+a = results(ex, r"\s*([0-9]+) .* = (-1 [A-Z0-9]+|-?[0-9]+)( [a-z_]+=.*)?$")
+b = results(rep, r"([0-9]+): .* = (-1 [A-Z0-9]+|-?[0-9]+)$")
+bad = [k for k in sorted(set(a) | set(b)) if sorted(a.get(k, [])) != sorted(b.get(k, []))]
+for k in bad:
+	print("statement %d: executor %s, reproducer %s" % (k, a.get(k), b.get(k)))
+print("INFO: %s: %d calls the same both ways, %d beside threads left out" %
+      (prog, len(a) - len(bad), len(apart)))
+sys.exit(1 if bad or not a else 0)
+PY
 	# A call that returned what the generator did not predict stops the
 	# checks; say how often, so that a drop in coverage shows.
-	grep -q 'only touched from here' "$bin.err" && echo "INFO: $f: $(cat "$bin.err")"
+	grep -q 'only touched from here' "$bin.err" && echo "INFO: $f: $(grep 'only touched from here' "$bin.err")"
 	return 0
 }
 

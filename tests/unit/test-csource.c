@@ -99,12 +99,12 @@ static const char all_calls[] =
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
-	[MMF_MMAP] = "syscall(SYS_mmap, ",
+	[MMF_MMAP] = "rt_mmap(at(",
 	[MMF_MUNMAP] = "syscall(SYS_munmap, at(2, 512), len(256))",
-	[MMF_MREMAP] = "syscall(SYS_mremap, ",
+	[MMF_MREMAP] = "rt_mremap(at(",
 	[MMF_MPROTECT] = "syscall(SYS_mprotect, at(0, 0), len(4), 0x1 /* PROT_READ */)",
 	[MMF_MADVISE] = "syscall(SYS_madvise, at(0, 0), len(512), 21 /* MADV_PAGEOUT */)",
-	[MMF_PROCESS_MADVISE] = "syscall(SYS_process_madvise, ",
+	[MMF_PROCESS_MADVISE] = "rt_process_madvise(pidfds, ",
 	[MMF_MLOCK] = "syscall(SYS_mlock, at(0, 0), len(1))",
 	[MMF_MLOCK2] = "syscall(SYS_mlock2, at(0, 0), len(2), 0x1 /* MLOCK_ONFAULT */)",
 	[MMF_MUNLOCK] = "syscall(SYS_munlock, at(0, 0), len(1024))",
@@ -116,23 +116,22 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_MSYNC] = "syscall(SYS_msync, at(1, 0), len(16), 0x4 /* MS_SYNC */)",
 	[MMF_MEMFD] = "syscall(SYS_memfd_create, ",
 	[MMF_TMPFILE] = "O_TMPFILE",
-	[MMF_SWAPOFF] = "syscall(SYS_swapoff, swaps[3])",
-	[MMF_SWAPON] = "syscall(SYS_swapon, swaps[3], "
-		"0x1800a /* SWAP_FLAG_DISCARD|SWAP_FLAG_PREFER|10 */)",
-	[MMF_CG_MOVE] = "kids[0] > 0 ? cg_num(2, \"cgroup.procs\", NULL, kids[0]) : -ESRCH",
-	[MMF_CG_LIMIT] = "cg_keep_num(1, \"memory.max\", \"memory.limit_in_bytes\", 8ll << 20)",
-	[MMF_CG_RECLAIM] = "cg_num(0, \"memory.reclaim\", NULL, len(64))",
+	[MMF_SWAPOFF] = "rt_swapoff(swaps[3])",
+	[MMF_SWAPON] = "rt_swapon(swaps[3], 10, 0x10000 /* SWAP_FLAG_DISCARD */)",
+	[MMF_CG_MOVE] = "rt_cg_move(cg_dir(2), kids, 0)",
+	[MMF_CG_LIMIT] = "rt_cg_limit(cg_dir(1), \"memory.max\", \"memory.limit_in_bytes\", 8, put_kept)",
+	[MMF_CG_RECLAIM] = "rt_cg_reclaim(cg_dir(0), len(64))",
 	[MMF_MEMFD_CREATE] = "syscall(SYS_memfd_create, \"mmfuzz\", 0x3)",
-	[MMF_MEMFD_SECRET] = "syscall(447 /* memfd_secret */, O_CLOEXEC)",
-	[MMF_DEVZERO] = "set_fd(2, sys(open(\"/dev/zero\"",
+	[MMF_MEMFD_SECRET] = "syscall(SYS_memfd_secret, O_CLOEXEC)",
+	[MMF_DEVZERO] = "rt_set_file(&files[2], rt_ret(open(\"/dev/zero\"",
 	[MMF_MEMFD_SEAL] = "fcntl(files[1], 1033 /* F_ADD_SEALS */, 0x12)",
 	[MMF_FALLOCATE] = "syscall(SYS_fallocate, files[1], 0x3, len(2), len(4))",
-	[MMF_FTRUNCATE] = "ftruncate(files[1], len(8))",
-	[MMF_PWRITE] = "file_pages(1, 0, 4, 0x00, 1)",
-	[MMF_PREAD] = "file_pages(1, 0, 16, 0, 0)",
-	[MMF_SPECIAL_MAP] = "perf_map(5, 0, 9)",
-	[MMF_PRCTL_MERGE] = "prctl(67 /* PR_SET_MEMORY_MERGE */, 1, 0, 0, 0)",
-	[MMF_KSM_WAIT] = "ksm_wait(2)",
+	[MMF_FTRUNCATE] = "rt_ftruncate(files[1], len(8))",
+	[MMF_PWRITE] = "rt_file_pages(files[1], 0, 4, psz, file_word, NULL, &(int){ 0x00 })",
+	[MMF_PREAD] = "rt_file_pages(files[1], 0, 16, psz, NULL, NULL, NULL)",
+	[MMF_SPECIAL_MAP] = "rt_perf_map(at(5, 0), 9, psz, perf_fd())",
+	[MMF_PRCTL_MERGE] = "rt_prctl_merge(1)",
+	[MMF_KSM_WAIT] = "rt_ksm_wait(2)",
 	[MMF_THP_KNOB] = "hugepages-64kB/enabled\", \"always\")",
 	[MMF_FORK] = "r = start_child(0, block_21);",
 	[MMF_THREAD] = "r = start_thread(block_24);",
@@ -154,18 +153,18 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_URING_REGISTER] = "r = ring_register(at(0, 0), 64);",
 	[MMF_URING_READ_FIXED] = "r = ring_rw(0, at(0, 0), 8, 1 /* f1 */, 0);",
 	[MMF_URING_WRITE_FIXED] = "r = ring_rw(1, at(0, 8), 8, 2 /* f2 */, 4);",
-	[MMF_DIO_FILE] = "new_file(2, 64, sys(open(\"/var/tmp\", O_TMPFILE",
+	[MMF_DIO_FILE] = "rt_set_file(&files[2], rt_ret(open(\"/var/tmp\", O_TMPFILE",
 	[MMF_DIO_READ] = "r = dio(0, at(0, 16), 8, 2 /* f2 */, 0);",
 	[MMF_DIO_WRITE] = "r = dio(1, at(0, 24), 8, 2 /* f2 */, 8);",
 	[MMF_PROCESS_VM_READV] = "r = pvm(0, at(0, 32), -1 /* self */, at(0, 40), 8);",
 	[MMF_PROCESS_VM_WRITEV] = "r = pvm(1, at(0, 48), 1 /* c1 */, at(1, 0), 8);",
-	[MMF_MBIND] = "place_mbind(at(0, 0), len(512), 2 /* MPOL_BIND */, 0, "
+	[MMF_MBIND] = "rt_mbind(at(0, 0), len(512), 2 /* MPOL_BIND */, 0, "
 		"0x3 /* MPOL_MF_STRICT|MPOL_MF_MOVE */)",
-	[MMF_MOVE_PAGES] = "place_move(1, at(0, 0), len(64), -1)",
-	[MMF_MIGRATE_PAGES] = "place_migrate(-1, 0, 1)",
-	[MMF_COMPACT] = "r = compact_memory();",
-	[MMF_PROCESS_MADVISE_VEC] = "pmadvise_vec(at(0, 0), len(8), at(0, 64), len(4), "
-		"4 /* MADV_DONTNEED */)",
+	[MMF_MOVE_PAGES] = "rt_move_pages(rt_target_pid(kids, 1), at(0, 0), 64, psz, -1)",
+	[MMF_MIGRATE_PAGES] = "rt_migrate_pages(rt_target_pid(kids, -1), 0, 1)",
+	[MMF_COMPACT] = "r = rt_compact();",
+	[MMF_PROCESS_MADVISE_VEC] = "pages(rt_process_madvise(pidfds, -1, (struct iovec[]){ "
+		"{ at(0, 0), len(8) }, { at(0, 64), len(4) } }, 2, 4 /* MADV_DONTNEED */))",
 };
 
 static char *csource(const char *text)
@@ -210,12 +209,14 @@ static void test_every_call(void)
 		CHECK(call_code[id], "call %s has no expected code here", mmf_calls[id].name);
 		has(c, call_code[id]);
 	}
-	has(c, "0x100022 /* MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED_NOREPLACE */");
-	has(c, "0x10c001 /* MAP_SHARED|MAP_NORESERVE|MAP_POPULATE|MAP_FIXED_NOREPLACE */, "
-	       "1 /* f1 */, 16)");
-	has(c, "pmadvise(-1 /* self */, at(0, 0), len(512), 20 /* MADV_COLD */)");
-	has(c, "pmadvise(0 /* c0 */, at(0, 0), len(8), 21 /* MADV_PAGEOUT */)");
-	has(c, "remap(0, 0, 512, 2, 512, 256, 0x3 /* MREMAP_MAYMOVE|MREMAP_FIXED */)");
+	has(c, "0x22 /* MAP_PRIVATE|MAP_ANONYMOUS */, -1, 0)");
+	has(c, "0xc001 /* MAP_SHARED|MAP_NORESERVE|MAP_POPULATE */, files[1], len(16))");
+	has(c, "rt_process_madvise(pidfds, -1, &(struct iovec){ at(0, 0), len(512) }, 1, "
+	       "20 /* MADV_COLD */)");
+	has(c, "rt_process_madvise(pidfds, 0, &(struct iovec){ at(0, 0), len(8) }, 1, "
+	       "21 /* MADV_PAGEOUT */)");
+	has(c, "rt_mremap(at(0, 0), len(512), len(256), 0x3 /* MREMAP_MAYMOVE|MREMAP_FIXED */,\n"
+	       "\t\t      at(2, 512), 2560, page_index, NULL)");
 	/* Standalone: libc headers only, and the program in the comment. */
 	lacks(c, "#include \"");
 	has(c, "#include <sys/syscall.h>");
@@ -285,9 +286,9 @@ static void test_expectations(void)
 	has(c, "[2] = { \"madvise(m0, 0, 64, MADV_PAGEOUT)\", GUARD_NONE, 0, 0 },");
 	has(c, "[4] = { \"read(m0, 0, 64)\", GUARD_NONE, 0, 0 },");
 	/* Only the runtime the program's calls need. */
-	lacks(c, "SYS_mremap");
+	lacks(c, "page_index");
 	lacks(c, "start_thread");
-	lacks(c, "new_file");
+	lacks(c, "rt_set_file");
 	free(c);
 
 	/* A mremap moves the content: the word of the page it was written at. */

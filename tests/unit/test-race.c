@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Racing groups as the executor runs them (exec/race.c, util/racesync.h):
+ * Racing groups as the executor runs them (exec/race.c, runtime/racesync.h):
  * the barrier lets every party go within a bound, each party runs on a CPU
  * of its own, and the delays of the rounds are the sweep of the race
  * statement, in the round records and in the marks on the execution log,

@@ -22,7 +22,7 @@
 #include "campaign/crashdir.h"
 #include "repro/repro.h"
 #include "tap.h"
-#include "util/racesync.h"
+#include "runtime/racesync.h"
 #include "util/util.h"
 
 static const char text[] =

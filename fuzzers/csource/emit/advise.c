@@ -67,30 +67,28 @@ MMF_EMITTER(madvise, emit_madvise, predict_madvise);
 
 static MMF_CS_EXPR(emit_process_madvise)
 {
-	if (s->args[3] == MMF_TARGET_SELF)
-		mmf_sb_puts(sb, "pmadvise(-1 /* self */, ");
-	else
-		mmf_sb_printf(sb, "pmadvise(%d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
+	mmf_sb_printf(sb, "rt_process_madvise(pidfds, %d, &(struct iovec){ ", mmf_cs_target(s, 3));
 	mmf_cs_at_len(sb, s);
-	mmf_sb_puts(sb, ", ");
+	mmf_sb_puts(sb, " }, 1, ");
 	mmf_cs_flag_arg(sb, s, 4);
 	mmf_sb_puts(sb, ")");
 }
 
-MMF_EMITTER(process_madvise, emit_process_madvise, mmf_predict_success, mmf_rt_pmadvise);
+MMF_EMITTER(process_madvise, emit_process_madvise, mmf_predict_success, mmf_rt_advise);
 
+/* Both ranges on this process: the kernel gives bytes, the program pages. */
 static MMF_CS_EXPR(emit_process_madvise_vec)
 {
 	int idx2, n2;
 
 	mmf_stmt_second_range(s, &idx2, &n2);
-	mmf_sb_puts(sb, "pmadvise_vec(");
+	mmf_sb_puts(sb, "pages(rt_process_madvise(pidfds, -1, (struct iovec[]){ { ");
 	mmf_cs_at_len(sb, s);
-	mmf_sb_puts(sb, ", ");
+	mmf_sb_puts(sb, " }, { ");
 	mmf_cs_at(sb, idx2);
-	mmf_sb_printf(sb, ", len(%d), ", n2);
+	mmf_sb_printf(sb, ", len(%d) } }, 2, ", n2);
 	mmf_cs_flag_arg(sb, s, 6);
-	mmf_sb_puts(sb, ")");
+	mmf_sb_puts(sb, "))");
 }
 
 /*
@@ -110,4 +108,4 @@ static MMF_CS_PREDICT(predict_process_madvise_vec)
 }
 
 MMF_EMITTER(process_madvise_vec, emit_process_madvise_vec, predict_process_madvise_vec,
-	    mmf_rt_pmadvise_vec);
+	    mmf_rt_advise);

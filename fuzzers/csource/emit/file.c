@@ -1,50 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The C reproducer's file calls: the file slots, as exec/files.c fills them. */
+/* The C reproducer's file calls: the file slots (runtime/file.h). */
 #include "csource/emit.h"
 
 static MMF_CS_EXPR(emit_memfd)
 {
-	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", "
-		  "0x1 /* MFD_CLOEXEC */)))", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(syscall(SYS_memfd_create, \"mmfuzz\", "
+		  "0x1 /* MFD_CLOEXEC */)), len(%d))", (int)s->args[0], (int)s->args[1]);
 }
 
-MMF_EMITTER(memfd, emit_memfd, mmf_predict_success, mmf_rt_new_file);
+MMF_EMITTER(memfd, emit_memfd, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_tmpfile)
 {
 	/* The executor's default directory: tmpfs. */
-	mmf_sb_printf(sb, "new_file(%d, %d, sys(open(\"/dev/shm\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
-		  "0600)))", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(open(\"/dev/shm\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
+		  "0600)), len(%d))", (int)s->args[0], (int)s->args[1]);
 }
 
-MMF_EMITTER(tmpfile, emit_tmpfile, mmf_predict_success, mmf_rt_new_file);
+MMF_EMITTER(tmpfile, emit_tmpfile, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_memfd_create)
 {
-	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(SYS_memfd_create, \"mmfuzz\", 0x%llx)))",
-		  (int)s->args[0], (int)s->args[1], (unsigned long long)s->args[2] | 1);
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(syscall(SYS_memfd_create, \"mmfuzz\", 0x%llx)), len(%d))",
+		  (int)s->args[0], (unsigned long long)s->args[2] | 1, (int)s->args[1]);
 }
 
-MMF_EMITTER(memfd_create, emit_memfd_create, mmf_predict_success, mmf_rt_new_file);
+MMF_EMITTER(memfd_create, emit_memfd_create, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_memfd_secret)
 {
-	mmf_sb_printf(sb, "new_file(%d, %d, sys(syscall(447 /* memfd_secret */, O_CLOEXEC)))",
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(syscall(SYS_memfd_secret, O_CLOEXEC)), len(%d))",
 		  (int)s->args[0], (int)s->args[1]);
 }
 
-MMF_EMITTER(memfd_secret, emit_memfd_secret, mmf_predict_success, mmf_rt_new_file);
+MMF_EMITTER(memfd_secret, emit_memfd_secret, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_devzero)
 {
-	mmf_sb_printf(sb, "set_fd(%d, sys(open(\"/dev/zero\", O_RDWR | O_CLOEXEC)))", (int)s->args[0]);
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(open(\"/dev/zero\", O_RDWR | O_CLOEXEC)), 0)",
+		  (int)s->args[0]);
 }
 
-MMF_EMITTER(devzero, emit_devzero, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(devzero, emit_devzero, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_memfd_seal)
 {
-	mmf_sb_printf(sb, "sys(fcntl(files[%d], 1033 /* F_ADD_SEALS */, 0x%llx))", (int)s->args[0],
+	mmf_sb_printf(sb, "rt_ret(fcntl(files[%d], 1033 /* F_ADD_SEALS */, 0x%llx))", (int)s->args[0],
 		  (unsigned long long)s->args[1]);
 }
 
@@ -52,7 +53,7 @@ MMF_EMITTER(memfd_seal, emit_memfd_seal, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_fallocate)
 {
-	mmf_sb_printf(sb, "sys(syscall(SYS_fallocate, files[%d], 0x%llx, len(%d), len(%d)))",
+	mmf_sb_printf(sb, "rt_ret(syscall(SYS_fallocate, files[%d], 0x%llx, len(%d), len(%d)))",
 		  (int)s->args[0], (unsigned long long)s->args[3], (int)s->args[1],
 		  (int)s->args[2]);
 }
@@ -61,23 +62,23 @@ MMF_EMITTER(fallocate, emit_fallocate, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_ftruncate)
 {
-	mmf_sb_printf(sb, "sys(ftruncate(files[%d], len(%d)))", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "rt_ftruncate(files[%d], len(%d))", (int)s->args[0], (int)s->args[1]);
 }
 
-MMF_EMITTER(ftruncate, emit_ftruncate, mmf_predict_success);
+MMF_EMITTER(ftruncate, emit_ftruncate, mmf_predict_success, mmf_rt_file);
 
 static MMF_CS_EXPR(emit_pwrite)
 {
-	mmf_sb_printf(sb, "file_pages(%d, %d, %d, 0x%02x, 1)", (int)s->args[0], (int)s->args[1],
-		  (int)s->args[2], (int)s->args[3]);
+	mmf_sb_printf(sb, "rt_file_pages(files[%d], %d, %d, psz, file_word, NULL, &(int){ 0x%02x })",
+		  (int)s->args[0], (int)s->args[1], (int)s->args[2], (int)s->args[3]);
 }
 
-MMF_EMITTER(pwrite, emit_pwrite, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(pwrite, emit_pwrite, mmf_predict_success, mmf_rt_file, mmf_rt_helpers);
 
 static MMF_CS_EXPR(emit_pread)
 {
-	mmf_sb_printf(sb, "file_pages(%d, %d, %d, 0, 0)", (int)s->args[0], (int)s->args[1],
-		  (int)s->args[2]);
+	mmf_sb_printf(sb, "rt_file_pages(files[%d], %d, %d, psz, NULL, NULL, NULL)", (int)s->args[0],
+		  (int)s->args[1], (int)s->args[2]);
 }
 
-MMF_EMITTER(pread, emit_pread, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(pread, emit_pread, mmf_predict_success, mmf_rt_file);

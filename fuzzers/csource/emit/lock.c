@@ -52,7 +52,7 @@ MMF_EMITTER(munlock, emit_munlock, predict_munlock);
 
 static MMF_CS_EXPR(emit_mlockall)
 {
-	mmf_sb_puts(sb, "sys(syscall(SYS_mlockall, ");
+	mmf_sb_puts(sb, "rt_ret(syscall(SYS_mlockall, ");
 	mmf_cs_flag_arg(sb, s, 0);
 	mmf_sb_puts(sb, "))");
 }
@@ -61,7 +61,7 @@ MMF_EMITTER(mlockall, emit_mlockall, mmf_predict_success);
 
 static MMF_CS_EXPR(emit_munlockall)
 {
-	mmf_sb_puts(sb, "sys(syscall(SYS_munlockall))");
+	mmf_sb_puts(sb, "rt_ret(syscall(SYS_munlockall))");
 }
 
 MMF_EMITTER(munlockall, emit_munlockall, mmf_predict_success);

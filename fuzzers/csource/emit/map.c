@@ -2,34 +2,31 @@
 /* The C reproducer's map calls. */
 #include "csource/emit.h"
 
-/* The executor's mmap: MAP_FIXED if the program says so, else
- * MAP_FIXED_NOREPLACE; files from their page at the range's page.
+/* The executor's mmap (rt_mmap() adds MAP_FIXED_NOREPLACE unless the
+ * program says MAP_FIXED); files from their page at the range's page.
  */
 static MMF_CS_EXPR(emit_mmap)
 {
-	uint64_t backing = s->args[3], fl = s->args[6] & ~(uint64_t)MMF_MAP_FIXED;
-	bool anon = backing == MMF_BACKING_ANON, fixed = s->args[6] & MMF_MAP_FIXED;
-	uint64_t v = fl | s->args[5] | (anon ? MMF_MAP_ANONYMOUS : 0) |
-		     (fixed ? MMF_MAP_FIXED : MMF_MAP_FIXED_NOREPLACE);
+	uint64_t backing = s->args[3], fl = s->args[6];
+	bool anon = backing == MMF_BACKING_ANON;
+	uint64_t v = fl | s->args[5] | (anon ? MMF_MAP_ANONYMOUS : 0);
 	struct strbuf names;
 
-	mmf_sb_puts(sb, "map_at(");
-	mmf_cs_slot_range(sb, s);
+	mmf_sb_puts(sb, "rt_mmap(");
+	mmf_cs_at_len(sb, s);
 	mmf_sb_puts(sb, ", ");
 	mmf_cs_flag_arg(sb, s, 4);
-	mmf_sb_puts(sb, ",\n\t\t   ");
+	mmf_sb_puts(sb, ",\n\t\t    ");
 	mmf_sb_init(&names);
 	mmf_cs_names_of(&names, mmf_calls[s->id].args[5].set, s->args[5], true);
 	mmf_sb_puts(&names, anon ? "|MAP_ANONYMOUS" : "");
 	mmf_cs_names_of(&names, mmf_calls[s->id].args[6].set, fl, false);
-	mmf_sb_puts(&names, fixed ? "|MAP_FIXED" : "|MAP_FIXED_NOREPLACE");
 	mmf_cs_value(sb, v, true, &names);
 	mmf_sb_free(&names);
 	if (anon)
-		mmf_sb_puts(sb, ", -1 /* anon */, 0)");
+		mmf_sb_puts(sb, ", -1, 0)");
 	else
-		mmf_sb_printf(sb, ", %d /* f%d */, %d)", (int)backing - 1, (int)backing - 1,
-			  (int)s->args[1]);
+		mmf_sb_printf(sb, ", files[%d], len(%d))", (int)backing - 1, (int)s->args[1]);
 }
 
 static MMF_CS_PREDICT(predict_mmap)
@@ -51,7 +48,7 @@ static MMF_CS_PREDICT(predict_mmap)
 	return 0;
 }
 
-MMF_EMITTER(mmap, emit_mmap, predict_mmap, mmf_rt_mmap);
+MMF_EMITTER(mmap, emit_mmap, predict_mmap, mmf_rt_map);
 
 static MMF_CS_EXPR(emit_munmap)
 {
@@ -70,11 +67,15 @@ static int new_npages(const struct mmf_stmt *s)
 
 static MMF_CS_EXPR(emit_mremap)
 {
-	mmf_sb_puts(sb, "remap(");
-	mmf_cs_slot_range(sb, s);
-	mmf_sb_printf(sb, ", %d, %d, %d, ", (int)s->args[3], (int)s->args[4], new_npages(s));
+	int dst = s->args[3] * MMF_SLOT_PAGES + s->args[4];
+
+	mmf_sb_puts(sb, "rt_mremap(");
+	mmf_cs_at_len(sb, s);
+	mmf_sb_printf(sb, ", len(%d), ", new_npages(s));
 	mmf_cs_flag_arg(sb, s, 6);
-	mmf_sb_puts(sb, ")");
+	mmf_sb_puts(sb, ",\n\t\t      ");
+	mmf_cs_at(sb, dst);
+	mmf_sb_printf(sb, ", %d, page_index, NULL)", dst);
 }
 
 /* Pages the model cannot tell apart, which the kernel would have merged. */
@@ -132,7 +133,7 @@ static MMF_CS_PREDICT(predict_mremap)
 	return dst;
 }
 
-MMF_EMITTER(mremap, emit_mremap, predict_mremap, mmf_rt_mremap);
+MMF_EMITTER(mremap, emit_mremap, predict_mremap, mmf_rt_map, mmf_rt_mremap);
 
 static MMF_CS_EXPR(emit_mprotect)
 {
@@ -143,7 +144,12 @@ MMF_EMITTER(mprotect, emit_mprotect, mmf_predict_mapped);
 
 static MMF_CS_EXPR(emit_special_map)
 {
-	mmf_sb_printf(sb, "perf_map(%d, %d, %d)", (int)s->args[0], (int)s->args[1], (int)s->args[2]);
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	mmf_sb_puts(sb, "rt_perf_map(");
+	mmf_cs_at(sb, idx);
+	mmf_sb_printf(sb, ", %d, psz, perf_fd())", n);
 }
 
-MMF_EMITTER(special_map, emit_special_map, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(special_map, emit_special_map, mmf_predict_success, mmf_rt_perf, mmf_rt_special);

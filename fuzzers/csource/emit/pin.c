@@ -146,11 +146,11 @@ MMF_EMITTER(uring_write_fixed, emit_uring_write_fixed, predict_uring_write_fixed
 
 static MMF_CS_EXPR(emit_dio_file)
 {
-	mmf_sb_printf(sb, "new_file(%d, %d, sys(open(\"/var/tmp\", O_TMPFILE | O_RDWR | O_CLOEXEC, "
-		  "0600)))", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "rt_set_file(&files[%d], rt_ret(open(\"/var/tmp\", O_TMPFILE | O_RDWR | "
+		  "O_CLOEXEC, 0600)), len(%d))", (int)s->args[0], (int)s->args[1]);
 }
 
-MMF_EMITTER(dio_file, emit_dio_file, mmf_predict_success, mmf_rt_new_file);
+MMF_EMITTER(dio_file, emit_dio_file, mmf_predict_success, mmf_rt_file);
 
 /* O_DIRECT pins the pages it moves: as far as they can be. */
 static long dio_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, int idx, int n,

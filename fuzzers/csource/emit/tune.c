@@ -6,17 +6,17 @@
 
 static MMF_CS_EXPR(emit_prctl_merge)
 {
-	mmf_sb_printf(sb, "sys(prctl(67 /* PR_SET_MEMORY_MERGE */, %d, 0, 0, 0))", (int)s->args[0]);
+	mmf_sb_printf(sb, "rt_prctl_merge(%d)", (int)s->args[0]);
 }
 
-MMF_EMITTER(prctl_merge, emit_prctl_merge, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(prctl_merge, emit_prctl_merge, mmf_predict_success, mmf_rt_tune);
 
 static MMF_CS_EXPR(emit_ksm_wait)
 {
-	mmf_sb_printf(sb, "ksm_wait(%d)", (int)s->args[0]);
+	mmf_sb_printf(sb, "rt_ksm_wait(%d)", (int)s->args[0]);
 }
 
-MMF_EMITTER(ksm_wait, emit_ksm_wait, mmf_predict_success, mmf_rt_helpers);
+MMF_EMITTER(ksm_wait, emit_ksm_wait, mmf_predict_success, mmf_rt_tune);
 
 static MMF_CS_EXPR(emit_thp_knob)
 {
@@ -29,4 +29,4 @@ static MMF_CS_EXPR(emit_thp_knob)
 	mmf_sb_free(&value);
 }
 
-MMF_EMITTER(thp_knob, emit_thp_knob, mmf_predict_success, mmf_rt_helpers, mmf_rt_kept);
+MMF_EMITTER(thp_knob, emit_thp_knob, mmf_predict_success, mmf_rt_kept);

@@ -5,6 +5,8 @@ static long psz;
 static uint32_t nonce;
 static int verbose;
 static int corrupt_after = -1;
+/* --no-env: as the executor's, no cgroups of the run and no knob writes. */
+static int no_env;
 static const char *swaps[NR_SWAPS];
 static int files[NR_FILES] = { -1, -1, -1, -1 };
 static pid_t kids[NR_CHILDREN];
@@ -32,10 +34,10 @@ static inline long len(int npages)
 	return (long)npages * psz;
 }
 
-/* syscall(2) fails with -1 and errno; the program's results are -errno. */
-static inline long sys(long r)
+/* A result in bytes as the program's in pages. */
+static inline long pages(long r)
 {
-	return r == -1 ? -errno : r;
+	return r < 0 ? r : r / psz;
 }
 
 /* The pattern of every 64-bit word of a page that a write of tag filled. */

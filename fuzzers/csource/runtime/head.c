@@ -16,14 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Recent enough to be missing from old headers; the same on every arch. */
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_process_madvise
-#define SYS_process_madvise 440
-#endif
-
 #define NR_MAPS		8
 #define SLOT_PAGES	1024
 #define ARENA_PAGES	(NR_MAPS * SLOT_PAGES)

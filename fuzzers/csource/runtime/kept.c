@@ -7,24 +7,12 @@ static struct kept {
 } *kept;
 static pid_t kept_owner;
 
-/* "always [madvise] never" -> "madvise"; "max\n" -> "max". */
-static void kept_value(char *v)
-{
-	char *l = strchr(v, '['), *r = l ? strchr(l, ']') : NULL;
-
-	if (l && r) {
-		memmove(v, l + 1, r - l - 1);
-		v[r - l - 1] = '\0';
-	}
-	v[strcspn(v, "\n")] = '\0';
-}
-
 static void kept_restore(void)
 {
 	if (!kept || __atomic_exchange_n(&kept->restored, 1, __ATOMIC_SEQ_CST))
 		return;
 	for (int i = kept->nr - 1; i >= 0; i--)
-		if (put_file(kept->e[i].path, kept->e[i].val))
+		if (rt_put_file(kept->e[i].path, kept->e[i].val))
 			say("cannot write %s back to %s\n", kept->e[i].path, kept->e[i].val);
 }
 
@@ -72,11 +60,13 @@ static void __attribute__((constructor)) kept_init(void)
 	close(p[0]);
 }
 
-/* put_file(), with the file's old value kept first (once a file). */
+/* rt_put_file(), with the file's old value kept first (once a file). */
 static long put_kept(const char *path, const char *val)
 {
 	int fd, i, n;
 
+	if (no_env)
+		return -ENODEV;
 	if (!kept)
 		return -ENOMEM;
 	while (__atomic_exchange_n(&kept->lock, 1, __ATOMIC_ACQUIRE))
@@ -91,7 +81,7 @@ static long put_kept(const char *path, const char *val)
 		close(fd);
 		if (n > 0) {
 			kept->e[i].val[n] = '\0';
-			kept_value(kept->e[i].val);
+			rt_knob_choice(kept->e[i].val);
 			strcpy(kept->e[i].path, path);
 			kept->nr++;
 		}
@@ -99,20 +89,5 @@ static long put_kept(const char *path, const char *val)
 	__atomic_store_n(&kept->lock, 0, __ATOMIC_RELEASE);
 	if (i == MAX_KEPT || i > kept->nr - 1 || strcmp(kept->e[i].path, path))
 		return -ENOSPC;	/* its old value is unknown: not written */
-	return put_file(path, val);
-}
-
-static __attribute__((unused)) long cg_keep(int cg, const char *v2, const char *v1, const char *val)
-{
-	char path[4096];
-
-	return cg_path(cg, v2, v1, path, sizeof(path)) ?: put_kept(path, val);
-}
-
-static __attribute__((unused)) long cg_keep_num(int cg, const char *v2, const char *v1, long long v)
-{
-	char val[32];
-
-	snprintf(val, sizeof(val), "%lld", v);
-	return cg_keep(cg, v2, v1, val);
+	return rt_put_file(path, val);
 }

@@ -8,12 +8,15 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v")) {
 			verbose = 1;
+		} else if (!strcmp(argv[i], "--no-env")) {
+			no_env = 1;
 		} else if (!strcmp(argv[i], "--corrupt-after") && i + 1 < argc) {
 			corrupt_after = atoi(argv[++i]);
 		} else if (argv[i][0] != '-' && nr_swaps < NR_SWAPS) {
 			swaps[nr_swaps++] = argv[i];
 		} else {
-			say("usage: %s [-v] [--corrupt-after N] [SWAP0 [SWAP1 ...]]\n", argv[0]);
+			say("usage: %s [-v] [--no-env] [--corrupt-after N] [SWAP0 [SWAP1 ...]]\n",
+			    argv[0]);
 			return 2;
 		}
 	}

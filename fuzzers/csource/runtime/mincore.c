@@ -3,5 +3,5 @@ static long incore(void *addr, long size)
 {
 	unsigned char vec[SLOT_PAGES];
 
-	return sys(syscall(SYS_mincore, addr, size, vec));
+	return rt_ret(syscall(SYS_mincore, addr, size, vec));
 }

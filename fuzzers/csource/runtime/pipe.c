@@ -18,7 +18,7 @@ static __attribute__((unused)) long splice_in(int p, void *addr, int n)
 
 	if (r)
 		return r;
-	r = sys(syscall(SYS_vmsplice, pipes[p][1], &iov, 1, 0x2 /* SPLICE_F_NONBLOCK */));
+	r = rt_ret(syscall(SYS_vmsplice, pipes[p][1], &iov, 1, 0x2 /* SPLICE_F_NONBLOCK */));
 	return r < 0 ? r : r / psz;
 }
 

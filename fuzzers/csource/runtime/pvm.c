@@ -8,7 +8,7 @@ static long pvm(int write, void *local, int c, void *remote, int n)
 
 	if (c >= 0 && (pid <= 0 || pidfds[c] < 0))
 		return -ESRCH;
-	r = sys(syscall(write ? SYS_process_vm_writev : SYS_process_vm_readv, pid, &l, 1,
+	r = rt_ret(syscall(write ? SYS_process_vm_writev : SYS_process_vm_readv, pid, &l, 1,
 			&rm, 1, 0));
 	return r < 0 ? r : r / psz;
 }

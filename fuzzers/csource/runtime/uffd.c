@@ -203,7 +203,7 @@ static __attribute__((unused)) long uffd_register(int slot, int pg, int n, uint6
 	struct uffd_register reg = { { (uintptr_t)at(slot, pg), len(n) }, mode, 0 };
 	int fd = uffd_get();
 
-	return fd < 0 ? -errno : sys(uffd_ioctl(fd, UFFDIO_REGISTER_, &reg));
+	return fd < 0 ? -errno : rt_ret(uffd_ioctl(fd, UFFDIO_REGISTER_, &reg));
 }
 
 static __attribute__((unused)) long uffd_unregister(int slot, int pg, int n)
@@ -211,7 +211,7 @@ static __attribute__((unused)) long uffd_unregister(int slot, int pg, int n)
 	struct uffd_range r = { (uintptr_t)at(slot, pg), len(n) };
 	int fd = uffd_get();
 
-	return fd < 0 ? -errno : sys(uffd_ioctl(fd, UFFDIO_UNREGISTER_, &r));
+	return fd < 0 ? -errno : rt_ret(uffd_ioctl(fd, UFFDIO_UNREGISTER_, &r));
 }
 
 /* UFFDIO_COPY of what write(tag) would store at each destination page. */
@@ -253,7 +253,7 @@ static __attribute__((unused)) long uffd_writeprotect(int slot, int pg, int n, u
 	struct uffd_wp wp = { { (uintptr_t)at(slot, pg), len(n) }, mode };
 	int fd = uffd_get();
 
-	return fd < 0 ? -errno : sys(uffd_ioctl(fd, UFFDIO_WRITEPROTECT_, &wp));
+	return fd < 0 ? -errno : rt_ret(uffd_ioctl(fd, UFFDIO_WRITEPROTECT_, &wp));
 }
 
 static __attribute__((unused)) long uffd_move(int dst, int src, int n, uint64_t mode)

@@ -50,7 +50,7 @@ static __attribute__((unused)) long ring_register(void *addr, int n)
 	if (r)
 		return r;
 	syscall(427 /* SYS_io_uring_register */, ring_fd, IORING_UNREGISTER_BUFFERS, NULL, 0);
-	return sys(syscall(427, ring_fd, IORING_REGISTER_BUFFERS, &iov, 1));
+	return rt_ret(syscall(427, ring_fd, IORING_REGISTER_BUFFERS, &iov, 1));
 }
 
 /* READ_FIXED (file f into memory) or WRITE_FIXED; pages done. */

@@ -30,7 +30,7 @@ long mmf_exec_mincore(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(mincore(addr, len, vec));
+	return rt_ret(mincore(addr, len, vec));
 }
 
 long mmf_exec_msync(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -38,5 +38,5 @@ long mmf_exec_msync(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(msync(addr, len, s->args[3]));
+	return rt_ret(msync(addr, len, s->args[3]));
 }

@@ -4,45 +4,24 @@
  * (one range) or on this process (two ranges).
  */
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "exec/calls.h"
+#include "runtime/advise.h"
 
 long mmf_exec_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(madvise(addr, len, s->args[3]));
-}
-
-/* process_madvise() on this process, by a pidfd of its own. */
-static long pmadvise_self(const struct iovec *iov, int nr, int advice)
-{
-	long r;
-	int fd = syscall(SYS_pidfd_open, getpid(), 0);
-
-	if (fd < 0)
-		return -errno;
-	r = mmf_ret(syscall(SYS_process_madvise, fd, iov, nr, advice, 0));
-	close(fd);
-	return r;
+	return rt_ret(madvise(addr, len, s->args[3]));
 }
 
 long mmf_exec_process_madvise(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	struct iovec iov;
-	int fd;
 
 	iov.iov_base = mmf_range_addr(in, s, (long *)&iov.iov_len);
-	if (s->args[3] == MMF_TARGET_SELF)
-		return pmadvise_self(&iov, 1, s->args[4]);
-	fd = in->pidfds[s->args[3] - 1];
-	if (fd < 0)
-		return -ESRCH;
-	return mmf_ret(syscall(SYS_process_madvise, fd, &iov, 1, s->args[4], 0));
+	return rt_process_madvise(in->pidfds, (int)s->args[3] - 1, &iov, 1, s->args[4]);
 }
 
 /*
@@ -59,6 +38,6 @@ long mmf_exec_process_madvise_vec(struct mmf_interp *in, const struct mmf_stmt *
 	mmf_stmt_second_range(s, &idx, &n);
 	iov[1].iov_base = mmf_page_addr(in, idx);
 	iov[1].iov_len = (long)n * in->psz;
-	r = pmadvise_self(iov, 2, s->args[6]);
+	r = rt_process_madvise(in->pidfds, -1, iov, 2, s->args[6]);
 	return r < 0 ? r : r / in->psz;
 }

@@ -14,72 +14,41 @@
 #include "exec/calls.h"
 #include "model/uapi.h"
 #include "oracle/shadow.h"
+#include "runtime/file.h"
 
-long mmf_exec_set_file(struct mmf_interp *in, int f, off_t bytes, int fd)
+/* Replace file slot fN with fd (or -errno), npages pages unless 0. */
+static long set_file(struct mmf_interp *in, int f, int npages, long fd)
 {
-	if (fd < 0)
-		return -errno;
-	if (bytes && ftruncate(fd, bytes)) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	if (in->files[f] >= 0)
-		close(in->files[f]);
-	in->files[f] = fd;
-	return 0;
-}
-
-/* Replace file slot fN with a new file of npages pages. */
-static long new_file(struct mmf_interp *in, const struct mmf_stmt *s, int fd)
-{
-	return mmf_exec_set_file(in, s->args[0], (off_t)s->args[1] * in->psz, fd);
+	return rt_set_file(&in->files[f], fd, (long)npages * in->psz);
 }
 
 long mmf_exec_memfd(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return new_file(in, s, memfd_create("mmfuzz", MFD_CLOEXEC));
+	return set_file(in, s->args[0], s->args[1], rt_ret(memfd_create("mmfuzz", MFD_CLOEXEC)));
 }
 
 long mmf_exec_tmpfile(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	const char *dir = in->o->tmpdir ? in->o->tmpdir : "/dev/shm";
 
-	return new_file(in, s, open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
-}
-
-/* hugetlbfs sizes are whole huge pages: round up, or the kernel refuses. */
-static off_t file_size(int fd, long bytes)
-{
-	struct statfs st;
-
-	if (fstatfs(fd, &st) || st.f_type != MMF_HUGETLBFS_MAGIC || st.f_bsize <= 0)
-		return bytes;
-	return (bytes + st.f_bsize - 1) / st.f_bsize * st.f_bsize;
-}
-
-/* Replace file slot f with fd, sized npages pages (0: as it is). */
-static long set_file(struct mmf_interp *in, int f, int npages, int fd)
-{
-	return mmf_exec_set_file(in, f, npages && fd >= 0 ?
-				 file_size(fd, (long)npages * in->psz) : 0, fd);
+	return set_file(in, s->args[0], s->args[1],
+			rt_ret(open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)));
 }
 
 long mmf_exec_memfd_create(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
 	return set_file(in, s->args[0], s->args[1],
-			syscall(SYS_memfd_create, "mmfuzz", MFD_CLOEXEC | s->args[2]));
+			rt_ret(syscall(SYS_memfd_create, "mmfuzz", MFD_CLOEXEC | s->args[2])));
 }
 
 long mmf_exec_memfd_secret(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return set_file(in, s->args[0], s->args[1], syscall(MMF_NR_MEMFD_SECRET, O_CLOEXEC));
+	return set_file(in, s->args[0], s->args[1], rt_ret(syscall(SYS_memfd_secret, O_CLOEXEC)));
 }
 
 long mmf_exec_devzero(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return set_file(in, s->args[0], 0, open("/dev/zero", O_RDWR | O_CLOEXEC));
+	return set_file(in, s->args[0], 0, rt_ret(open("/dev/zero", O_RDWR | O_CLOEXEC)));
 }
 
 static int file_fd(struct mmf_interp *in, const struct mmf_stmt *s)
@@ -91,7 +60,7 @@ long mmf_exec_memfd_seal(struct mmf_interp *in, const struct mmf_stmt *s, int si
 {
 	int fd = file_fd(in, s);
 
-	return fd < 0 ? -EBADF : mmf_ret(fcntl(fd, MMF_F_ADD_SEALS, (int)s->args[1]));
+	return fd < 0 ? -EBADF : rt_ret(fcntl(fd, MMF_F_ADD_SEALS, (int)s->args[1]));
 }
 
 long mmf_exec_fallocate(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -100,42 +69,34 @@ long mmf_exec_fallocate(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 	if (fd < 0)
 		return -EBADF;
-	return mmf_ret(syscall(SYS_fallocate, fd, (int)s->args[3], (off_t)s->args[1] * in->psz,
-			       (off_t)s->args[2] * in->psz));
+	return rt_ret(syscall(SYS_fallocate, fd, (int)s->args[3], (off_t)s->args[1] * in->psz,
+			      (off_t)s->args[2] * in->psz));
 }
 
 long mmf_exec_ftruncate(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	int fd = file_fd(in, s);
-
-	if (fd < 0)
-		return -EBADF;
-	return mmf_ret(ftruncate(fd, file_size(fd, (long)s->args[1] * in->psz)));
+	return rt_ftruncate(file_fd(in, s), (long)s->args[1] * in->psz);
 }
 
-/* Page by page, so that a failure never leaves a page half written. */
+/* The statement a pread or pwrite works for, for the runtime's callbacks. */
+struct file_call {
+	struct mmf_interp *in;
+	const struct mmf_stmt *s;
+	int si;
+};
+
+static uint64_t file_word(int pg, void *arg)
+{
+	const struct file_call *fc = arg;
+
+	return mmf_shadow_file_word(fc->in->sh, fc->s->args[3], pg);
+}
+
 long mmf_exec_pwrite(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	int fd = file_fd(in, s);
-	uint64_t *buf;
-	long done = 0, r = 0;
-	int e = 0;
+	struct file_call fc = { in, s, si };
 
-	if (fd < 0)
-		return -EBADF;
-	buf = mmf_xmalloc(in->psz);
-	for (; done < (long)s->args[2]; done++) {
-		uint64_t w = mmf_shadow_file_word(in->sh, s->args[3], s->args[1] + done);
-
-		for (long i = 0; i < in->psz / 8; i++)
-			buf[i] = w;
-		r = pwrite(fd, buf, in->psz, ((off_t)s->args[1] + done) * in->psz);
-		e = errno;
-		if (r != in->psz)
-			break;
-	}
-	free(buf);
-	return done || r >= 0 ? done : -e;
+	return rt_file_pages(file_fd(in, s), s->args[1], s->args[2], in->psz, file_word, NULL, &fc);
 }
 
 static void report_file_page(struct mmf_interp *in, int si, int pg, const struct mmf_vset *vs,
@@ -156,39 +117,31 @@ static void report_file_page(struct mmf_interp *in, int si, int pg, const struct
 	mmf_sb_free(&sb);
 }
 
-/* Read pages through the file and check them against the model. */
+/* A page read through the file, checked against the model. */
+static void file_seen(int pg, const uint64_t *buf, void *arg)
+{
+	const struct file_call *fc = arg;
+	struct mmf_interp *in = fc->in;
+	struct mmf_vset vs;
+	long nbad = 0;
+	bool known, ok = false;
+
+	mmf_model_lock(in);
+	known = mmf_shadow_expect_file(in->sh, fc->s->args[0], pg, &vs);
+	mmf_model_unlock(in);
+	if (!known)
+		return;
+	for (int i = 0; i < vs.n; i++)
+		ok |= vs.v[i] == buf[0];
+	for (long i = 1; i < in->psz / 8; i++)
+		nbad += buf[i] != buf[0];
+	if (!ok || nbad)
+		report_file_page(in, fc->si, pg, &vs, buf, nbad);
+}
+
 long mmf_exec_pread(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	int fd = file_fd(in, s);
-	long done = 0, r = 0, words = in->psz / 8;
-	uint64_t *buf;
-	int e = 0;
+	struct file_call fc = { in, s, si };
 
-	if (fd < 0)
-		return -EBADF;
-	buf = mmf_xmalloc(in->psz);
-	for (; done < (long)s->args[2]; done++) {
-		int pg = s->args[1] + done;
-		struct mmf_vset vs;
-		long nbad = 0;
-		bool known, ok = false;
-
-		r = pread(fd, buf, in->psz, (off_t)pg * in->psz);
-		e = errno;
-		if (r != in->psz)
-			break;
-		mmf_model_lock(in);
-		known = mmf_shadow_expect_file(in->sh, s->args[0], pg, &vs);
-		mmf_model_unlock(in);
-		if (!known)
-			continue;
-		for (int i = 0; i < vs.n; i++)
-			ok |= vs.v[i] == buf[0];
-		for (long i = 1; i < words; i++)
-			nbad += buf[i] != buf[0];
-		if (!ok || nbad)
-			report_file_page(in, si, pg, &vs, buf, nbad);
-	}
-	free(buf);
-	return done || r >= 0 ? done : -e;
+	return rt_file_pages(file_fd(in, s), s->args[1], s->args[2], in->psz, NULL, file_seen, &fc);
 }

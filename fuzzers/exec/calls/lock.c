@@ -10,7 +10,7 @@ long mmf_exec_mlock(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(syscall(SYS_mlock, addr, len));
+	return rt_ret(syscall(SYS_mlock, addr, len));
 }
 
 long mmf_exec_mlock2(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -18,7 +18,7 @@ long mmf_exec_mlock2(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(syscall(SYS_mlock2, addr, len, s->args[3]));
+	return rt_ret(syscall(SYS_mlock2, addr, len, s->args[3]));
 }
 
 long mmf_exec_munlock(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -26,15 +26,15 @@ long mmf_exec_munlock(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return mmf_ret(syscall(SYS_munlock, addr, len));
+	return rt_ret(syscall(SYS_munlock, addr, len));
 }
 
 long mmf_exec_mlockall(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return mmf_ret(syscall(SYS_mlockall, s->args[0]));
+	return rt_ret(syscall(SYS_mlockall, s->args[0]));
 }
 
 long mmf_exec_munlockall(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return mmf_ret(syscall(SYS_munlockall));
+	return rt_ret(syscall(SYS_munlockall));
 }

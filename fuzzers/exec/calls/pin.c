@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "exec/calls.h"
+#include "runtime/file.h"
 #include "exec/uring.h"
 #include "model/uapi.h"
 
@@ -236,8 +237,9 @@ long mmf_exec_uring_write_fixed(struct mmf_interp *in, const struct mmf_stmt *s,
 
 long mmf_exec_dio_file(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return mmf_exec_set_file(in, s->args[0], (off_t)s->args[1] * in->psz,
-				 open(DIO_DIR, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+	return rt_set_file(&in->files[s->args[0]],
+			   rt_ret(open(DIO_DIR, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)),
+			   (long)s->args[1] * in->psz);
 }
 
 /* O_DIRECT on the shared descriptor for the one call: the flag is per file. */

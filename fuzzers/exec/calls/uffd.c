@@ -39,7 +39,7 @@ long mmf_exec_uffd_register(struct mmf_interp *in, const struct mmf_stmt *s, int
 		return fd;
 	reg.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
 	reg.range.len = len;
-	return mmf_ret(mmf_uffd_ioctl(fd, UFFDIO_REGISTER, &reg));
+	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_REGISTER, &reg));
 }
 
 long mmf_exec_uffd_unregister(struct mmf_interp *in, const struct mmf_stmt *s, int si)
@@ -51,7 +51,7 @@ long mmf_exec_uffd_unregister(struct mmf_interp *in, const struct mmf_stmt *s, i
 		return fd;
 	r.start = (uintptr_t)mmf_range_addr(in, s, &len);
 	r.len = len;
-	return mmf_ret(mmf_uffd_ioctl(fd, UFFDIO_UNREGISTER, &r));
+	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_UNREGISTER, &r));
 }
 
 /*
@@ -121,7 +121,7 @@ long mmf_exec_uffd_writeprotect(struct mmf_interp *in, const struct mmf_stmt *s,
 		return fd;
 	wp.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
 	wp.range.len = len;
-	return mmf_ret(mmf_uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp));
+	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp));
 }
 
 long mmf_exec_uffd_continue(struct mmf_interp *in, const struct mmf_stmt *s, int si)
