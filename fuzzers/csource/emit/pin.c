@@ -37,9 +37,9 @@ static MMF_CS_EXPR(emit_vmsplice)
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	mmf_sb_printf(sb, "splice_in(%d, ", (int)s->args[3]);
+	mmf_sb_printf(sb, "pages(rt_vmsplice(&pins, %d, ", (int)s->args[3] % MMF_NR_PIPES);
 	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", %d)", n);
+	mmf_sb_printf(sb, ", len(%d), psz))", n);
 }
 
 static MMF_CS_PREDICT(predict_vmsplice)
@@ -50,11 +50,12 @@ static MMF_CS_PREDICT(predict_vmsplice)
 	return pp->nr == MMF_PIPE_PAGES ? -EAGAIN : r;
 }
 
-MMF_EMITTER(vmsplice, emit_vmsplice, predict_vmsplice, mmf_rt_pins_own, mmf_rt_pipe);
+MMF_EMITTER(vmsplice, emit_vmsplice, predict_vmsplice, mmf_rt_pin, mmf_rt_pins);
 
 static MMF_CS_EXPR(emit_pipe_read)
 {
-	mmf_sb_printf(sb, "pipe_drain(%d, %d)", (int)s->args[0], (int)s->args[1]);
+	mmf_sb_printf(sb, "pages(rt_pipe_read(&pins, %d, len(%d), psz, NULL, NULL))",
+		  (int)s->args[0] % MMF_NR_PIPES, (int)s->args[1]);
 }
 
 static MMF_CS_PREDICT(predict_pipe_read)
@@ -62,16 +63,16 @@ static MMF_CS_PREDICT(predict_pipe_read)
 	return MIN((long)s->args[1], (long)sh->pins.pipes[s->args[0] % MMF_NR_PIPES].nr);
 }
 
-MMF_EMITTER(pipe_read, emit_pipe_read, predict_pipe_read, mmf_rt_pins_own, mmf_rt_pipe);
+MMF_EMITTER(pipe_read, emit_pipe_read, predict_pipe_read, mmf_rt_pin, mmf_rt_pins);
 
 static MMF_CS_EXPR(emit_uring_register)
 {
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	mmf_sb_puts(sb, "ring_register(");
+	mmf_sb_puts(sb, "rt_ring_register(&pins, ");
 	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", %d)", n);
+	mmf_sb_printf(sb, ", len(%d))", n);
 }
 
 static MMF_CS_PREDICT(predict_uring_register)
@@ -79,19 +80,18 @@ static MMF_CS_PREDICT(predict_uring_register)
 	return leading(sh, idx, n, true) == n ? 0 : -EFAULT;
 }
 
-MMF_EMITTER(uring_register, emit_uring_register, predict_uring_register, mmf_rt_pins_own,
-	    mmf_rt_uring);
+MMF_EMITTER(uring_register, emit_uring_register, predict_uring_register, mmf_rt_pin,
+	    mmf_rt_pins);
 
-/* fn(write, addr, n, file, file_page) */
+/* pages(fn(write, files[f], addr, len, file offset)), fn's first argument first */
 static void file_io(struct strbuf *sb, const struct mmf_stmt *s, const char *fn, int write)
 {
 	int idx, n;
 
 	mmf_cs_range(s, &idx, &n);
-	mmf_sb_printf(sb, "%s(%d, ", fn, write);
+	mmf_sb_printf(sb, "pages(%s%d, files[%d], ", fn, write, (int)s->args[3]);
 	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", %d, %d /* f%d */, %d)", n, (int)s->args[3], (int)s->args[3],
-		  (int)s->args[4]);
+	mmf_sb_printf(sb, ", len(%d), len(%d)))", n, (int)s->args[4]);
 }
 
 /* Reads stop at the end of the file; writes grow it. */
@@ -120,7 +120,7 @@ static long fixed_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, 
 
 static MMF_CS_EXPR(emit_uring_read_fixed)
 {
-	file_io(sb, s, "ring_rw", 0);
+	file_io(sb, s, "rt_ring_rw(&pins, ", 0);
 }
 
 static MMF_CS_PREDICT(predict_uring_read_fixed)
@@ -128,12 +128,12 @@ static MMF_CS_PREDICT(predict_uring_read_fixed)
 	return fixed_result(sh, s, idx, n, true);
 }
 
-MMF_EMITTER(uring_read_fixed, emit_uring_read_fixed, predict_uring_read_fixed, mmf_rt_pins_own,
-	    mmf_rt_uring);
+MMF_EMITTER(uring_read_fixed, emit_uring_read_fixed, predict_uring_read_fixed, mmf_rt_pin,
+	    mmf_rt_pins);
 
 static MMF_CS_EXPR(emit_uring_write_fixed)
 {
-	file_io(sb, s, "ring_rw", 1);
+	file_io(sb, s, "rt_ring_rw(&pins, ", 1);
 }
 
 static MMF_CS_PREDICT(predict_uring_write_fixed)
@@ -142,7 +142,7 @@ static MMF_CS_PREDICT(predict_uring_write_fixed)
 }
 
 MMF_EMITTER(uring_write_fixed, emit_uring_write_fixed, predict_uring_write_fixed,
-	    mmf_rt_pins_own, mmf_rt_uring);
+	    mmf_rt_pin, mmf_rt_pins);
 
 static MMF_CS_EXPR(emit_dio_file)
 {
@@ -165,7 +165,7 @@ static long dio_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, in
 
 static MMF_CS_EXPR(emit_dio_read)
 {
-	file_io(sb, s, "dio", 0);
+	file_io(sb, s, "rt_dio(", 0);
 }
 
 static MMF_CS_PREDICT(predict_dio_read)
@@ -173,11 +173,11 @@ static MMF_CS_PREDICT(predict_dio_read)
 	return dio_result(sh, s, idx, n, true);
 }
 
-MMF_EMITTER(dio_read, emit_dio_read, predict_dio_read, mmf_rt_dio);
+MMF_EMITTER(dio_read, emit_dio_read, predict_dio_read, mmf_rt_pin);
 
 static MMF_CS_EXPR(emit_dio_write)
 {
-	file_io(sb, s, "dio", 1);
+	file_io(sb, s, "rt_dio(", 1);
 }
 
 static MMF_CS_PREDICT(predict_dio_write)
@@ -185,7 +185,7 @@ static MMF_CS_PREDICT(predict_dio_write)
 	return dio_result(sh, s, idx, n, false);
 }
 
-MMF_EMITTER(dio_write, emit_dio_write, predict_dio_write, mmf_rt_dio);
+MMF_EMITTER(dio_write, emit_dio_write, predict_dio_write, mmf_rt_pin);
 
 /* The arena page the remote range starts at. */
 static int remote_page(const struct mmf_stmt *s)
@@ -198,14 +198,11 @@ static void emit_pvm(struct strbuf *sb, const struct mmf_stmt *s, int write)
 	int idx, n, r = remote_page(s);
 
 	mmf_cs_range(s, &idx, &n);
-	mmf_sb_printf(sb, "pvm(%d, ", write);
+	mmf_sb_printf(sb, "pages(rt_pvm(kids, pidfds, %d, %d, ", mmf_cs_target(s, 3), write);
 	mmf_cs_at(sb, idx);
-	if (s->args[3] == MMF_TARGET_SELF)
-		mmf_sb_puts(sb, ", -1 /* self */, ");
-	else
-		mmf_sb_printf(sb, ", %d /* c%d */, ", (int)s->args[3] - 1, (int)s->args[3] - 1);
+	mmf_sb_puts(sb, ", ");
 	mmf_cs_at(sb, r);
-	mmf_sb_printf(sb, ", %d)", mmf_slot_clip(r, n));
+	mmf_sb_printf(sb, ", len(%d)))", mmf_slot_clip(r, n));
 }
 
 /* Pages both sides get; a child's side is not the model's. */
@@ -233,7 +230,7 @@ static MMF_CS_PREDICT(predict_process_vm_readv)
 	return pvm_result(sh, s, idx, n, true);
 }
 
-MMF_EMITTER(process_vm_readv, emit_process_vm_readv, predict_process_vm_readv, mmf_rt_pvm);
+MMF_EMITTER(process_vm_readv, emit_process_vm_readv, predict_process_vm_readv, mmf_rt_pin);
 
 static MMF_CS_EXPR(emit_process_vm_writev)
 {
@@ -245,4 +242,5 @@ static MMF_CS_PREDICT(predict_process_vm_writev)
 	return pvm_result(sh, s, idx, n, false);
 }
 
-MMF_EMITTER(process_vm_writev, emit_process_vm_writev, predict_process_vm_writev, mmf_rt_pvm);
+MMF_EMITTER(process_vm_writev, emit_process_vm_writev, predict_process_vm_writev,
+	    mmf_rt_pin);
