@@ -27,7 +27,7 @@ extern const char mmf_rt_main[];
 
 /* The calls' code, a family each (runtime/NAME.h). */
 extern const char mmf_rt_advise[], mmf_rt_cgroup[], mmf_rt_file[], mmf_rt_map[], mmf_rt_perf[],
-	mmf_rt_pin[], mmf_rt_place[], mmf_rt_swap[], mmf_rt_tune[];
+	mmf_rt_pin[], mmf_rt_place[], mmf_rt_swap[], mmf_rt_tune[], mmf_rt_uffd[];
 
 /* The access calls: a fault-guarded loop, write's fill, read's check. */
 extern const char mmf_rt_guarded[], mmf_rt_fill[], mmf_rt_verify[], mmf_rt_mincore[];
@@ -39,8 +39,8 @@ extern const char mmf_rt_mremap[];
 extern const char mmf_rt_helpers[], mmf_rt_special[], mmf_rt_kept[];
 /* The pin calls' pipes and ring. */
 extern const char mmf_rt_pins[];
-/* userfaultfd: the uffd, its handler thread, the ioctls. */
-extern const char mmf_rt_uffd[];
+/* userfaultfd: the process's uffd, uffd_copy's source words. */
+extern const char mmf_rt_uffd_own[];
 /* The blocks. */
 extern const char mmf_rt_fork[], mmf_rt_thread[];
 /* A racing group: runtime/racesync.h's barrier, pinning and spin, and its rounds. */

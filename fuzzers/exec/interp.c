@@ -23,7 +23,6 @@
 #include "exec/interp.h"
 #include "exec/feedback.h"
 #include "exec/kcov.h"
-#include "exec/uffd.h"
 #include "exec/pmcheck.h"
 #include "model/uapi.h"
 #include "oracle/accounting.h"
@@ -410,7 +409,7 @@ static long start_child(struct mmf_interp *in, int bi, int party)
 		mmf_kcov_forked();
 		pthread_mutex_init(&in->lock, NULL);
 		close(in->join_pipe[1]);
-		mmf_uffd_forked(in);
+		rt_uffd_forked(&in->uffd);
 		in->nr_threads = 0;
 		in->inflight = 0;
 		mmf_shadow_fork_child(in->sh);
@@ -591,7 +590,7 @@ void mmf_exec_interp(const struct mmf_prog *p, const struct mmf_exec_opts *o, in
 	first = mmf_now_ns();
 	run_main(&in);
 	last = mmf_now_ns();
-	mmf_uffd_stop(&in);
+	rt_uffd_close(&in.uffd);
 	check_accounting(&in);
 	for (int f = 0; f < MMF_NR_FILES; f++)
 		if (in.files[f] >= 0)

@@ -11,6 +11,7 @@
 #include "model/arena.h"
 #include "oracle/shadow.h"
 #include "runtime/racesync.h"
+#include "runtime/uffd.h"
 #include "util/util.h"
 
 /* The racing group in progress (exec/race.c). */
@@ -44,7 +45,7 @@ struct mmf_interp {
 	int group_first;	/* first block of the open group, -1 none */
 	int inflight;		/* blocks opened in the group */
 	long vmlck_base;	/* VmLck (kB) before the first lock call */
-	struct mmf_uffd *uffd;	/* exec/uffd.c: the process's uffd, NULL none */
+	struct rt_uffd_own uffd;	/* the process's uffd (calls/uffd.c) */
 	unsigned int pm_checks;	/* pagemap flags oracle: MMF_PMCHK_* */
 	struct mmf_race_state race;
 };

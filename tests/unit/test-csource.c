@@ -138,16 +138,21 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_END] = "static void block_24(void)",
 	[MMF_JOIN] = "r = join_all();",
 	[MMF_RACE] = "race_meet(0, 1);",
-	[MMF_UFFD_CREATE] = "uffd_open(1, 0x10002 /* UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE */)",
-	[MMF_UFFD_REGISTER] = "uffd_register(0, 0, 16, 0x3 /* UFFDIO_REGISTER_MODE_MISSING|"
-		"UFFDIO_REGISTER_MODE_WP */)",
-	[MMF_UFFD_UNREGISTER] = "uffd_unregister(0, 0, 16)",
-	[MMF_UFFD_COPY] = "uffd_copy(0, 0, 4, 0x21, 0x2 /* UFFDIO_COPY_MODE_WP */)",
-	[MMF_UFFD_ZEROPAGE] = "uffd_fill(UFFDIO_ZEROPAGE_, 0, 4, 4, 0x0)",
-	[MMF_UFFD_WRITEPROTECT] = "uffd_writeprotect(0, 0, 8, 0x1 /* UFFDIO_WRITEPROTECT_MODE_WP */)",
-	[MMF_UFFD_CONTINUE] = "uffd_fill(UFFDIO_CONTINUE_, 0, 8, 4, 0x0)",
-	[MMF_UFFD_POISON] = "uffd_fill(UFFDIO_POISON_, 0, 12, 4, 0x1 /* UFFDIO_MODE_DONTWAKE */)",
-	[MMF_UFFD_MOVE] = "uffd_move(16, 3072, 8, 0x2 /* UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES */)",
+	[MMF_UFFD_CREATE] = "rt_uffd_new(&uffd, 1, 0x10002 /* UFFD_FEATURE_EVENT_FORK|UFFD_FEATURE_MOVE */, "
+		"psz)",
+	[MMF_UFFD_REGISTER] = "rt_uffd_register(&uffd, at(0, 0), len(16), "
+		"0x3 /* UFFDIO_REGISTER_MODE_MISSING|UFFDIO_REGISTER_MODE_WP */, psz)",
+	[MMF_UFFD_UNREGISTER] = "rt_uffd_unregister(&uffd, at(0, 0), len(16), psz)",
+	[MMF_UFFD_COPY] = "rt_uffd_copy(&uffd, at(0, 0), 4, 0x2 /* UFFDIO_COPY_MODE_WP */, psz, copy_word,\n"
+		"\t\t\t &(struct copy_src){ 0, 0x21 })",
+	[MMF_UFFD_ZEROPAGE] = "rt_uffd_fill(&uffd, RT_UFFDIO_ZEROPAGE, at(0, 4), len(4), 0x0, psz)",
+	[MMF_UFFD_WRITEPROTECT] = "rt_uffd_writeprotect(&uffd, at(0, 0), len(8), "
+		"0x1 /* UFFDIO_WRITEPROTECT_MODE_WP */, psz)",
+	[MMF_UFFD_CONTINUE] = "rt_uffd_fill(&uffd, RT_UFFDIO_CONTINUE, at(0, 8), len(4), 0x0, psz)",
+	[MMF_UFFD_POISON] = "rt_uffd_fill(&uffd, RT_UFFDIO_POISON, at(0, 12), len(4), "
+		"0x1 /* UFFDIO_MODE_DONTWAKE */, psz)",
+	[MMF_UFFD_MOVE] = "rt_uffd_move(&uffd, at(0, 16), at(3, 0), len(8), "
+		"0x2 /* UFFDIO_MOVE_MODE_ALLOW_SRC_HOLES */, psz)",
 	[MMF_VMSPLICE] = "r = pages(rt_vmsplice(&pins, 1, at(0, 0), len(16), psz));",
 	[MMF_PIPE_READ] = "r = pages(rt_pipe_read(&pins, 1, len(16), psz, NULL, NULL));",
 	[MMF_URING_REGISTER] = "r = rt_ring_register(&pins, at(0, 0), len(64));",

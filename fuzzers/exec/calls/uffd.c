@@ -1,169 +1,94 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The uffd family: the userfaultfd ioctls on the process's uffd (exec/uffd.c
- * makes it, on first use unless uffd_create did, and serves its faults).
+ * The uffd family (runtime/uffd.h): the userfaultfd ioctls on the
+ * process's uffd, made on first use unless uffd_create did, whose handler
+ * thread serves its faults. interp.c drops it in a fork child and closes
+ * it at the program's end.
  */
-#include <linux/userfaultfd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-
 #include "exec/calls.h"
-#include "exec/uffd.h"
-
-/* UAPI newer than Debian 12's headers (6.1): the ioctls' own argument layout. */
-struct uffdio_poison_ {
-	struct uffdio_range range;
-	uint64_t mode;
-	int64_t updated;
-};
-
-struct uffdio_move_ {
-	uint64_t dst, src, len, mode;
-	int64_t move;
-};
-
-#define UFFDIO_POISON_		_IOWR(UFFDIO, 0x08, struct uffdio_poison_)
-#define UFFDIO_MOVE_		_IOWR(UFFDIO, 0x05, struct uffdio_move_)
+#include "runtime/uffd.h"
 
 long mmf_exec_uffd_create(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	return mmf_uffd_new(in, s->args[0], s->args[1]);
+	return rt_uffd_new(&in->uffd, s->args[0], s->args[1], in->psz);
 }
 
 long mmf_exec_uffd_register(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_register reg = { .mode = s->args[3] };
-	long fd = mmf_uffd_fd(in), len;
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
 
-	if (fd < 0)
-		return fd;
-	reg.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	reg.range.len = len;
-	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_REGISTER, &reg));
+	return rt_uffd_register(&in->uffd, addr, len, s->args[3], in->psz);
 }
 
 long mmf_exec_uffd_unregister(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_range r;
-	long fd = mmf_uffd_fd(in), len;
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
 
-	if (fd < 0)
-		return fd;
-	r.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	r.len = len;
-	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_UNREGISTER, &r));
+	return rt_uffd_unregister(&in->uffd, addr, len, in->psz);
 }
 
-/*
- * The filling ioctls report the bytes done before the first failure, or
- * -errno: the result is the pages done when there are any (what the model
- * needs, as for write), else -errno.
- */
-static long pages_done(struct mmf_interp *in, int r, int64_t done)
+/* The statement a uffd_copy works for, for the runtime's callback. */
+struct copy_src {
+	const struct mmf_interp *in;
+	int idx, tag;
+};
+
+/* The source holds what write(tag) would store at each destination. */
+static uint64_t copy_word(int i, void *arg)
 {
-	if (done > 0)
-		return done / in->psz;
-	if (r < 0)
-		return done < 0 ? done : -errno;
-	return 0;
+	const struct copy_src *c = arg;
+
+	return mmf_shadow_word(c->in->sh, c->tag, c->idx + i);
 }
 
 long mmf_exec_uffd_copy(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_copy c = { .mode = s->args[4] };
-	long fd = mmf_uffd_fd(in), len, words = in->psz / 8, res;
-	int idx, n, r;
-	uint64_t *buf;
+	struct copy_src c = { in, 0, s->args[3] };
+	int n;
 
-	if (fd < 0)
-		return fd;
-	mmf_stmt_range(s, &idx, &n);
-	len = (long)n * in->psz;
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
-		return -errno;
-	/* The source holds what write(tag) would store at each destination. */
-	for (int i = 0; i < n; i++) {
-		uint64_t w = mmf_shadow_word(in->sh, s->args[3], idx + i);
+	mmf_stmt_range(s, &c.idx, &n);
+	return rt_uffd_copy(&in->uffd, mmf_page_addr(in, c.idx), n, s->args[4], in->psz,
+			    copy_word, &c);
+}
 
-		for (long k = 0; k < words; k++)
-			buf[i * words + k] = w;
-	}
-	c.dst = (uintptr_t)mmf_page_addr(in, idx);
-	c.src = (uintptr_t)buf;
-	c.len = len;
-	r = mmf_uffd_ioctl(fd, UFFDIO_COPY, &c);
-	res = pages_done(in, r, c.copy);
-	munmap(buf, len);
-	return res;
+static long fill(struct mmf_interp *in, const struct mmf_stmt *s, unsigned long req)
+{
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
+
+	return rt_uffd_fill(&in->uffd, req, addr, len, s->args[3], in->psz);
 }
 
 long mmf_exec_uffd_zeropage(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_zeropage z = { .mode = s->args[3] };
-	long fd = mmf_uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	z.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	z.range.len = len;
-	r = mmf_uffd_ioctl(fd, UFFDIO_ZEROPAGE, &z);
-	return pages_done(in, r, z.zeropage);
+	return fill(in, s, RT_UFFDIO_ZEROPAGE);
 }
 
 long mmf_exec_uffd_writeprotect(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_writeprotect wp = { .mode = s->args[3] };
-	long fd = mmf_uffd_fd(in), len;
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
 
-	if (fd < 0)
-		return fd;
-	wp.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	wp.range.len = len;
-	return rt_ret(mmf_uffd_ioctl(fd, UFFDIO_WRITEPROTECT, &wp));
+	return rt_uffd_writeprotect(&in->uffd, addr, len, s->args[3], in->psz);
 }
 
 long mmf_exec_uffd_continue(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_continue co = { .mode = s->args[3] };
-	long fd = mmf_uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	co.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	co.range.len = len;
-	r = mmf_uffd_ioctl(fd, UFFDIO_CONTINUE, &co);
-	return pages_done(in, r, co.mapped);
+	return fill(in, s, RT_UFFDIO_CONTINUE);
 }
 
 long mmf_exec_uffd_poison(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_poison_ p = { .mode = s->args[3] };
-	long fd = mmf_uffd_fd(in), len;
-	int r;
-
-	if (fd < 0)
-		return fd;
-	p.range.start = (uintptr_t)mmf_range_addr(in, s, &len);
-	p.range.len = len;
-	r = mmf_uffd_ioctl(fd, UFFDIO_POISON_, &p);
-	return pages_done(in, r, p.updated);
+	return fill(in, s, RT_UFFDIO_POISON);
 }
 
 long mmf_exec_uffd_move(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	struct uffdio_move_ mv = { .mode = s->args[5] };
-	long fd = mmf_uffd_fd(in);
-	int dst, src, n, r;
+	int dst, src, n;
 
-	if (fd < 0)
-		return fd;
 	mmf_uffd_move_range(s, &dst, &src, &n);
-	mv.dst = (uintptr_t)mmf_page_addr(in, dst);
-	mv.src = (uintptr_t)mmf_page_addr(in, src);
-	mv.len = (long)n * in->psz;
-	r = mmf_uffd_ioctl(fd, UFFDIO_MOVE_, &mv);
-	return pages_done(in, r, mv.move);
+	return rt_uffd_move(&in->uffd, mmf_page_addr(in, dst), mmf_page_addr(in, src),
+			    (long)n * in->psz, s->args[5], in->psz);
 }
