@@ -26,11 +26,11 @@ extern const char mmf_rt_done[];
 extern const char mmf_rt_main[];
 
 /* The calls' code, a family each (runtime/NAME.h). */
-extern const char mmf_rt_advise[], mmf_rt_cgroup[], mmf_rt_file[], mmf_rt_map[], mmf_rt_perf[],
+extern const char mmf_rt_access[], mmf_rt_advise[], mmf_rt_cgroup[], mmf_rt_file[], mmf_rt_map[], mmf_rt_perf[],
 	mmf_rt_pin[], mmf_rt_place[], mmf_rt_swap[], mmf_rt_tune[], mmf_rt_uffd[];
 
-/* The access calls: a fault-guarded loop, write's fill, read's check. */
-extern const char mmf_rt_guarded[], mmf_rt_fill[], mmf_rt_verify[], mmf_rt_mincore[];
+/* The access calls: write's fill, read's check. */
+extern const char mmf_rt_fill[], mmf_rt_verify[];
 /* rt_mremap()'s arena index. */
 extern const char mmf_rt_mremap[];
 /* What the reproducer gives the calls: cgroup dirs, pwrite's words;

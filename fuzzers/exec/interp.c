@@ -28,6 +28,7 @@
 #include "oracle/accounting.h"
 #include "oracle/results.h"
 #include "oracle/pagemap.h"
+#include "runtime/access.h"
 
 /* Where a fault in a guarded page access jumps to, per thread. */
 struct fault_jump {
@@ -44,35 +45,32 @@ static void on_fault(int sig, siginfo_t *info, void *uc)
 	raise(sig);
 }
 
+/* A guarded access's pages, for the runtime's callback. */
+struct guarded {
+	struct mmf_interp *in;
+	int idx, si;
+	void (*fn)(struct mmf_interp *in, int idx, int si);
+};
+
+static void guarded_page(int i, void *arg)
+{
+	const struct guarded *g = arg;
+
+	g->fn(g->in, g->idx + i, g->si);
+}
+
 long mmf_guarded_pages(struct mmf_interp *in, int idx, int n, int si,
 		       void (*fn)(struct mmf_interp *in, int idx, int si))
 {
-	sigjmp_buf jb;
-	volatile long done = 0;
+	struct guarded g = { in, idx, si, fn };
 
-	/* No mask save: the handler runs with SA_NODEFER, and saving it
-	 * would cost a syscall per call.
-	 */
-	if (sigsetjmp(jb, 0)) {
-		fault.buf = NULL;
-		return done;
-	}
-	fault.buf = &jb;
-	for (; done < n; done++)
-		fn(in, idx + done, si);
-	fault.buf = NULL;
-	return done;
+	return rt_guarded(&fault.buf, n, guarded_page, &g);
 }
 
 void mmf_page_fill(struct mmf_interp *in, int idx, int si)
 {
-	uint64_t w = mmf_shadow_word(in->sh, in->p->stmts[si].args[3], idx);
-	uint64_t *pg = (uint64_t *)mmf_page_addr(in, idx);
-	/* A local bound: stores through pg may alias in->psz otherwise. */
-	long words = in->psz / 8;
-
-	for (long i = 0; i < words; i++)
-		pg[i] = w;
+	rt_fill_page(mmf_page_addr(in, idx), in->psz,
+		     mmf_shadow_word(in->sh, in->p->stmts[si].args[3], idx));
 }
 
 static void emit(struct mmf_interp *in, struct strbuf *sb)

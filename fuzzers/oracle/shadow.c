@@ -12,6 +12,7 @@
 #include "model/arena.h"
 #include "model/uapi.h"
 #include "oracle/shadow_int.h"
+#include "runtime/base.h"
 #include "util/util.h"
 
 const struct mmf_vset mmf_vset_zero = { 1, { 0 } };
@@ -148,9 +149,7 @@ void mmf_shadow_delete(struct mmf_shadow *sh)
 
 uint64_t mmf_shadow_word(const struct mmf_shadow *sh, uint64_t tag, int idx)
 {
-	if (!tag)
-		return 0;
-	return (uint64_t)((uint32_t)tag << 24 | sh->nonce) << 32 | (uint32_t)(idx + 1);
+	return rt_word(sh->nonce, tag, idx);
 }
 
 bool mmf_stmt_range(const struct mmf_stmt *s, int *idx, int *n)

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -41,6 +42,18 @@
 static inline long rt_ret(long r)
 {
 	return r == -1 ? -errno : r;
+}
+
+/*
+ * The word a write of tag stores in every 64-bit word of arena page idx:
+ * the tag and the run's nonce above, the page below, so that a page that
+ * shows up elsewhere or from another run is told apart; 0 for tag 0.
+ */
+static inline uint64_t rt_word(uint32_t nonce, int tag, int idx)
+{
+	if (!tag)
+		return 0;
+	return (uint64_t)((uint32_t)tag << 24 | nonce) << 32 | (uint32_t)(idx + 1);
 }
 
 /* The pid of target c: this process (0) for c < 0, else child c's. */

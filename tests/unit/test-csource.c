@@ -112,7 +112,7 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_MUNLOCKALL] = "syscall(SYS_munlockall)",
 	[MMF_WRITE] = "r = fill(0, 0, 512, 0x5a);",
 	[MMF_READ] = "r = verify(6, 0, 16, 32, expect_6, 1);",
-	[MMF_MINCORE] = "syscall(SYS_mincore, ",
+	[MMF_MINCORE] = "rt_mincore(at(",
 	[MMF_MSYNC] = "syscall(SYS_msync, at(1, 0), len(16), 0x4 /* MS_SYNC */)",
 	[MMF_MEMFD] = "syscall(SYS_memfd_create, ",
 	[MMF_TMPFILE] = "O_TMPFILE",

@@ -22,7 +22,7 @@ static MMF_CS_PREDICT(predict_write)
 	return n;
 }
 
-MMF_EMITTER(write, emit_write, predict_write, mmf_rt_guarded, mmf_rt_fill);
+MMF_EMITTER(write, emit_write, predict_write, mmf_rt_access, mmf_rt_fill);
 
 static MMF_CS_EXPR(emit_read)
 {
@@ -37,17 +37,17 @@ static MMF_CS_EXPR(emit_read)
 /* The one row that checks pages: its expression takes expect_N[]. */
 const struct mmf_emitter mmf_emit_read = {
 	.expr = emit_read, .predict = mmf_predict_success, .verifies = true,
-	.runtime = { mmf_rt_guarded, mmf_rt_verify },
+	.runtime = { mmf_rt_access, mmf_rt_verify },
 };
 
 static MMF_CS_EXPR(emit_mincore)
 {
-	mmf_sb_puts(sb, "incore(");
+	mmf_sb_puts(sb, "rt_mincore(");
 	mmf_cs_at_len(sb, s);
 	mmf_sb_puts(sb, ")");
 }
 
-MMF_EMITTER(mincore, emit_mincore, mmf_predict_success, mmf_rt_mincore);
+MMF_EMITTER(mincore, emit_mincore, mmf_predict_success, mmf_rt_access);
 
 static MMF_CS_EXPR(emit_msync)
 {

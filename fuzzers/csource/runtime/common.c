@@ -43,9 +43,7 @@ static inline long pages(long r)
 /* The pattern of every 64-bit word of a page that a write of tag filled. */
 static inline uint64_t word(int tag, int idx)
 {
-	if (!tag)
-		return 0;
-	return (uint64_t)((uint32_t)tag << 24 | nonce) << 32 | (uint32_t)(idx + 1);
+	return rt_word(nonce, tag, idx);
 }
 
 /* Whole messages in one write(2): lines of threads and children never mix. */

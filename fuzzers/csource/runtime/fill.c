@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-static void fill_page(int idx, void *arg)
-{
-	uint64_t *pg = (uint64_t *)page(idx), w = word(*(int *)arg, idx);
-	long words = psz / 8;
+struct filling {
+	int idx, tag;
+};
 
-	for (long i = 0; i < words; i++)
-		pg[i] = w;
+static void fill_page(int i, void *arg)
+{
+	const struct filling *f = arg;
+
+	rt_fill_page(page(f->idx + i), psz, word(f->tag, f->idx + i));
 }
 
 /* write(m, page, n, tag): fill each page with its pattern word. */
 static long fill(int slot, int pg, int n, int tag)
 {
-	return guarded(slot * SLOT_PAGES + pg, n, fill_page, &tag);
+	struct filling f = { slot * SLOT_PAGES + pg, tag };
+
+	return rt_guarded(&fault_jmp, n, fill_page, &f);
 }

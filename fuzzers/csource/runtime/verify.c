@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 struct reading {
-	int si;
+	int si, idx;
 	const struct expect *e, *end;
 	int bad;
 };
@@ -77,9 +77,10 @@ static void report(int si, int idx, const struct expect *e, const uint64_t *want
 	put(1, t.buf, t.len);
 }
 
-static void verify_page(int idx, void *arg)
+static void verify_page(int i, void *arg)
 {
 	struct reading *rd = arg;
+	int idx = rd->idx + i;
 	const uint64_t *pg = (const uint64_t *)page(idx);
 	/* Fault the page in even when nothing is expected of it. */
 	uint64_t first = *(volatile const uint64_t *)pg, want[4];
@@ -109,8 +110,8 @@ static void verify_page(int idx, void *arg)
 /* read(m, page, n): check each page the model could predict, touch the rest. */
 static long verify(int si, int slot, int pg, int n, const struct expect *e, int nr)
 {
-	struct reading rd = { si, e, e ? e + nr : e, 0 };
-	long r = guarded(slot * SLOT_PAGES + pg, n, verify_page, &rd);
+	struct reading rd = { si, slot * SLOT_PAGES + pg, e, e ? e + nr : e, 0 };
+	long r = rt_guarded(&fault_jmp, n, verify_page, &rd);
 
 	if (rd.bad > 1)
 		say("%d: %d more pages differ\n", si, rd.bad - 1);

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "exec/calls.h"
+#include "runtime/access.h"
 
 long mmf_exec_write(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
@@ -26,11 +27,10 @@ long mmf_exec_read(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 
 long mmf_exec_mincore(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 {
-	unsigned char vec[MMF_SLOT_PAGES];
 	long len;
 	char *addr = mmf_range_addr(in, s, &len);
 
-	return rt_ret(mincore(addr, len, vec));
+	return rt_mincore(addr, len);
 }
 
 long mmf_exec_msync(struct mmf_interp *in, const struct mmf_stmt *s, int si)
