@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The results oracle: see results.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,6 @@ struct range_facts {
 	bool known;
 	bool all_mapped;
 	bool any_unmapped;
-	bool any_locked;
 };
 
 static struct range_facts facts(const struct mmf_shadow *sh, int idx, int n)
@@ -28,24 +28,9 @@ static struct range_facts facts(const struct mmf_shadow *sh, int idx, int n)
 			f.known = false;
 		f.all_mapped &= pg->mapped;
 		f.any_unmapped |= !pg->mapped;
-		f.any_locked |= pg->mapped && pg->locked;
 	}
 	return f;
 }
-
-static bool applies(const struct range_facts *f, enum mmf_misuse_range range)
-{
-	switch (range) {
-	case MMF_MISUSE_LOCKED:
-		return f->all_mapped && f->any_locked;
-	case MMF_MISUSE_HOLED:
-		return f->any_unmapped;
-	}
-	return false;
-}
-
-/* The defined misuses, each family's with the man page's words for it. */
-static const struct mmf_misuse *const misuses[] = { mmf_advise_misuses, mmf_lock_misuses };
 
 int mmf_results_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 			    const char **why)
@@ -55,15 +40,16 @@ int mmf_results_errno(const struct mmf_shadow *sh, const struct mmf_stmt *s,
 
 	if (!mmf_stmt_range(s, &idx, &n) || n <= 0)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(misuses); i++) {
-		for (const struct mmf_misuse *r = misuses[i]; r->why; r++) {
-			if (r->call != s->id || (r->advice >= 0 && (uint64_t)r->advice != s->args[3]))
-				continue;
-			f = facts(sh, idx, n);
-			if (f.known && applies(&f, r->range)) {
-				*why = r->why;
-				return r->err;
-			}
+	f = facts(sh, idx, n);
+	if (!f.known)
+		return 0;
+	*why = f.all_mapped ? mmf_advise_refusal(sh, s, idx, n) : NULL;
+	if (*why)
+		return EINVAL;
+	for (const struct mmf_misuse *r = mmf_lock_misuses; r->why; r++) {
+		if (r->call == s->id && f.any_unmapped) {
+			*why = r->why;
+			return r->err;
 		}
 	}
 	return 0;

@@ -31,24 +31,37 @@ void mmf_rule_##fn(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long
 }
 
 /*
- * A defined misuse: the call (with this advice, -1 any) must fail with err
- * when the model knows its range to be so (acct.c checks them). Each
- * family's list ends with a row without why.
+ * A defined misuse: the call must fail with err when the model knows some
+ * page of its range unmapped (results.c checks them). The list ends with a
+ * row without why.
  */
-enum mmf_misuse_range {
-	MMF_MISUSE_LOCKED,	/* all mapped, some page mlocked */
-	MMF_MISUSE_HOLED,	/* some page unmapped */
-};
-
 struct mmf_misuse {
 	int call;
-	int advice;
 	int err;
-	enum mmf_misuse_range range;
 	const char *why;
 };
 
-extern const struct mmf_misuse mmf_advise_misuses[], mmf_lock_misuses[];
+extern const struct mmf_misuse mmf_lock_misuses[];
+
+/*
+ * The advise family's refusals (mm/madvise.c): advice that a VMA whose
+ * page refuses() refuses with EINVAL, madvise() stopping there. The C
+ * reproducer predicts with every row; the results oracle holds the kernel
+ * to a row with a why (the man page's words) when the model knows the
+ * whole range mapped. The table ends with a row without refuses.
+ */
+struct mmf_advice_refusal {
+	uint64_t advice;
+	bool (*refuses)(const struct mmf_shadow_page *pg);
+	const char *why;
+};
+
+extern const struct mmf_advice_refusal mmf_advice_refusals[];
+/* The words of a refusal the kernel is held to, if s is a madvise whose
+ * pages [idx, idx + n) make one; else NULL.
+ */
+const char *mmf_advise_refusal(const struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
+			       int n);
 
 /* lock: whether s populates its range as it locks it (mlock, mlock2
  * without MLOCK_ONFAULT).

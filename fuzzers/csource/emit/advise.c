@@ -1,57 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The C reproducer's advise calls. */
 #include "csource/emit.h"
+#include "oracle/rules.h"
 
 static MMF_CS_EXPR(emit_madvise)
 {
 	mmf_cs_range_call(sb, s, "madvise", 3);
 }
 
-static bool refuses_locked(const struct mmf_shadow_page *pg)
-{
-	return pg->locked;
-}
-
-static bool refuses_free(const struct mmf_shadow_page *pg)
-{
-	return pg->locked || mmf_page_obj(pg) >= 0;
-}
-
-static bool refuses_remove(const struct mmf_shadow_page *pg)
-{
-	return pg->locked || mmf_page_obj(pg) < 0 || pg->priv;
-}
-
-static bool refuses_wipe(const struct mmf_shadow_page *pg)
-{
-	return mmf_page_obj(pg) >= 0;
-}
-
-/* Advice a VMA can refuse: madvise() stops there with EINVAL (mm/madvise.c). */
-static const struct {
-	uint64_t advice;
-	bool (*refuses)(const struct mmf_shadow_page *pg);
-} advice_rules[] = {
-	{ MMF_MADV_DONTNEED, refuses_locked },		/* can_madv_lru_vma() */
-	{ MMF_MADV_COLD, refuses_locked },
-	{ MMF_MADV_PAGEOUT, refuses_locked },
-	{ MMF_MADV_FREE, refuses_free },		/* anonymous private only */
-	{ MMF_MADV_REMOVE, refuses_remove },		/* shared file-backed, unlocked */
-	{ MMF_MADV_WIPEONFORK, refuses_wipe },		/* anonymous private only */
-	{ MMF_MADV_GUARD_INSTALL, refuses_locked },
-};
-
-/* madvise() of advice on pages [idx, idx + n): 0 or -errno. */
+/* madvise() of advice on pages [idx, idx + n): 0 or -errno (the refusals
+ * of oracle/rules/advise.c, then the holes).
+ */
 static long advise_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, uint64_t advice,
 			  int idx, int n)
 {
-	for (size_t r = 0; r < ARRAY_SIZE(advice_rules); r++) {
-		if (advice_rules[r].advice != advice)
+	for (const struct mmf_advice_refusal *r = mmf_advice_refusals; r->refuses; r++) {
+		if (r->advice != advice)
 			continue;
 		for (int i = 0; i < n; i++) {
 			const struct mmf_shadow_page *pg = &sh->pages[idx + i];
 
-			if (pg->mapped && advice_rules[r].refuses(pg))
+			if (pg->mapped && r->refuses(pg))
 				return -EINVAL;
 		}
 	}

@@ -124,10 +124,45 @@ void mmf_rule_process_madvise_vec(struct mmf_shadow *sh, const struct mmf_stmt *
 	mmf_shadow_touch_range(sh, idx2, n2, si);
 }
 
+static bool refuses_locked(const struct mmf_shadow_page *pg)
+{
+	return pg->locked;
+}
+
+static bool refuses_file(const struct mmf_shadow_page *pg)
+{
+	return mmf_page_obj(pg) >= 0;
+}
+
+static bool refuses_remove(const struct mmf_shadow_page *pg)
+{
+	return pg->locked || mmf_page_obj(pg) < 0 || pg->priv;
+}
+
 /* madvise(2): "EINVAL ... MADV_DONTNEED ... range includes locked pages" */
-const struct mmf_misuse mmf_advise_misuses[] = {
-	{ MMF_MADVISE, MMF_MADV_DONTNEED, EINVAL, MMF_MISUSE_LOCKED,
-	  "MADV_DONTNEED on an mlocked range" },
-	{ MMF_MADVISE, MMF_MADV_FREE, EINVAL, MMF_MISUSE_LOCKED, "MADV_FREE on an mlocked range" },
+const struct mmf_advice_refusal mmf_advice_refusals[] = {
+	{ MMF_MADV_DONTNEED, refuses_locked, "MADV_DONTNEED on an mlocked range" },
+	{ MMF_MADV_COLD, refuses_locked, NULL },	/* can_madv_lru_vma() */
+	{ MMF_MADV_PAGEOUT, refuses_locked, NULL },
+	{ MMF_MADV_FREE, refuses_locked, "MADV_FREE on an mlocked range" },
+	{ MMF_MADV_FREE, refuses_file, NULL },		/* anonymous private only */
+	{ MMF_MADV_REMOVE, refuses_remove, NULL },	/* shared file-backed, unlocked */
+	{ MMF_MADV_WIPEONFORK, refuses_file, NULL },	/* anonymous private only */
+	{ MMF_MADV_GUARD_INSTALL, refuses_locked, NULL },
 	{ 0 },
 };
+
+const char *mmf_advise_refusal(const struct mmf_shadow *sh, const struct mmf_stmt *s, int idx,
+			       int n)
+{
+	if (s->id != MMF_MADVISE)
+		return NULL;
+	for (const struct mmf_advice_refusal *r = mmf_advice_refusals; r->refuses; r++) {
+		if (!r->why || r->advice != s->args[3])
+			continue;
+		for (int i = 0; i < n; i++)
+			if (r->refuses(&sh->pages[idx + i]))
+				return r->why;
+	}
+	return NULL;
+}

@@ -106,8 +106,8 @@ void mmf_rule_munlockall(struct mmf_shadow *sh, const struct mmf_stmt *s, int si
  * correspond to mapped pages"
  */
 const struct mmf_misuse mmf_lock_misuses[] = {
-	{ MMF_MLOCK, -1, ENOMEM, MMF_MISUSE_HOLED, "mlock over an unmapped hole" },
-	{ MMF_MLOCK2, -1, ENOMEM, MMF_MISUSE_HOLED, "mlock2 over an unmapped hole" },
-	{ MMF_MUNLOCK, -1, ENOMEM, MMF_MISUSE_HOLED, "munlock over an unmapped hole" },
+	{ MMF_MLOCK, ENOMEM, "mlock over an unmapped hole" },
+	{ MMF_MLOCK2, ENOMEM, "mlock2 over an unmapped hole" },
+	{ MMF_MUNLOCK, ENOMEM, "munlock over an unmapped hole" },
 	{ 0 },
 };
