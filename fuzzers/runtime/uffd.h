@@ -151,14 +151,20 @@ static inline void rt_uffd_resolve(struct rt_uffd *u, int fd, const struct rt_uf
 		rt_uffd_give_up(fd, page, u->psz);
 		return;
 	}
-	if (flags & RT_UFFD_FAULT_WP)
+	if (flags & RT_UFFD_FAULT_WP) {
 		e = rt_uffd_ioctl(fd, RT_UFFDIO_WRITEPROTECT, &wp);
-	else if (flags & RT_UFFD_FAULT_MINOR)
+	} else if (flags & RT_UFFD_FAULT_MINOR) {
 		e = rt_uffd_ioctl(fd, RT_UFFDIO_CONTINUE, &f);
-	else if (!rt_uffd_ioctl(fd, RT_UFFDIO_ZEROPAGE, &f) || errno == EAGAIN)
-		e = 0;
-	else	/* ZEROPAGE wants a none pte; COPY also replaces a uffd-wp marker */
-		e = rt_uffd_ioctl(fd, RT_UFFDIO_COPY, &c);
+	} else {
+		e = rt_uffd_ioctl(fd, RT_UFFDIO_ZEROPAGE, &f);
+		/* ZEROPAGE wants a none pte; COPY also replaces a uffd-wp
+		 * marker. EAGAIN (the mm is changing: a fork with
+		 * EVENT_FORK, a remap) resolves nothing and wakes no one:
+		 * the thread is woken below to fault again.
+		 */
+		if (e && errno != EAGAIN)
+			e = rt_uffd_ioctl(fd, RT_UFFDIO_COPY, &c);
+	}
 	if (e && !rt_uffd_just_wake(fd, page, u->psz))
 		rt_uffd_give_up(fd, page, u->psz);
 }

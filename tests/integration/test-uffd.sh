@@ -2,7 +2,7 @@
 # test: host
 # userfaultfd: the handler thread resolves a MISSING and
 # a WP fault the way the model predicts, so that the program sees the data
-# the model expects and never hangs; the data oracle still checks pages
+# the model expects and never hangs, also while a fork changes the mm; the data oracle still checks pages
 # UFFDIO_COPY filled; a uffd call the kernel refuses (or lacks) gives its
 # errno, not a report.
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +35,31 @@ grep -q ': ok, ' "$TMP/out" || fail "the fault program did not finish"
 [ "$(result 5 "$TMP/out")" = 32 ] || fail "the read of missing pages did not complete"
 [ "$(result 6 "$TMP/out")" = "-1 EEXIST" ] || fail "missing faults were not filled"
 [ "$(result 7 "$TMP/out")" = "-1 EEXIST" ] || fail "a present page was filled again"
+
+# A missing fault while a fork with EVENT_FORK is under way: ZEROPAGE says
+# EAGAIN (the mm is changing) and wakes no one, so the handler must wake
+# the thread to fault again, or the write hangs (HANG: write in 29 runs of
+# 30 before it did). The reproducer's handler is the same code.
+cat >"$TMP/forking.mmf" <<'P'
+uffd_create(UFFD_SYSCALL, UFFD_FEATURE_EVENT_FORK)
+m0 = mmap(0, 256, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)
+uffd_register(m0, 0, 256, UFFDIO_REGISTER_MODE_MISSING)
+thread {
+	write(m0, 0, 256, 0x63)
+}
+c0 = fork {
+	read(m0, 0, 1)
+}
+c1 = fork {
+	read(m0, 0, 1)
+}
+join
+read(m0, 0, 256)
+P
+for i in 1 2 3 4 5; do
+	"$MMFUZZ" exec --native --no-env --quiet "$TMP/forking.mmf" >"$TMP/out" 2>&1 ||
+		{ cat "$TMP/out"; fail "run $i: a fault during fork was left unresolved"; }
+done
 
 # The model predicts what COPY stored: a page changed behind it after the
 # copy is reported (the first predicted page is m0+0, changed after 7).
