@@ -5,6 +5,10 @@
 
 #include "runtime/base.h"
 
+#ifndef SYS_mseal
+#define SYS_mseal		462	/* the same on every arch */
+#endif
+
 /*
  * A program's mmap at addr: anonymous (flags have MAP_ANONYMOUS) or of
  * file fd from byte off, where a file slot without a file is -EBADF.

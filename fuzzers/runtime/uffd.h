@@ -364,30 +364,35 @@ static inline long rt_uffd_done(int r, int64_t done, long psz)
 	return 0;
 }
 
+/* An ioctl req on the process's uffd that gives 0 or -errno. */
+static inline long rt_uffd_call(struct rt_uffd_own *o, unsigned long req, void *arg, long psz)
+{
+	long fd = rt_uffd_get(o, psz);
+
+	return fd < 0 ? fd : rt_ret(rt_uffd_ioctl(fd, req, arg));
+}
+
 static inline long rt_uffd_register(struct rt_uffd_own *o, void *addr, long len, uint64_t mode,
 				    long psz)
 {
 	struct rt_uffd_register reg = { { (uintptr_t)addr, len }, mode, 0 };
-	long fd = rt_uffd_get(o, psz);
 
-	return fd < 0 ? fd : rt_ret(rt_uffd_ioctl(fd, RT_UFFDIO_REGISTER, &reg));
+	return rt_uffd_call(o, RT_UFFDIO_REGISTER, &reg, psz);
 }
 
 static inline long rt_uffd_unregister(struct rt_uffd_own *o, void *addr, long len, long psz)
 {
 	struct rt_uffd_range r = { (uintptr_t)addr, len };
-	long fd = rt_uffd_get(o, psz);
 
-	return fd < 0 ? fd : rt_ret(rt_uffd_ioctl(fd, RT_UFFDIO_UNREGISTER, &r));
+	return rt_uffd_call(o, RT_UFFDIO_UNREGISTER, &r, psz);
 }
 
 static inline long rt_uffd_writeprotect(struct rt_uffd_own *o, void *addr, long len,
 					uint64_t mode, long psz)
 {
 	struct rt_uffd_wp wp = { { (uintptr_t)addr, len }, mode };
-	long fd = rt_uffd_get(o, psz);
 
-	return fd < 0 ? fd : rt_ret(rt_uffd_ioctl(fd, RT_UFFDIO_WRITEPROTECT, &wp));
+	return rt_uffd_call(o, RT_UFFDIO_WRITEPROTECT, &wp, psz);
 }
 
 /* UFFDIO_COPY to n pages at addr, page i holding word(i, arg) in every word. */

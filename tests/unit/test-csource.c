@@ -95,7 +95,8 @@ static const char all_calls[] =
 	"\tread(m0, 0, 1)\n"
 	"}\n"
 	"write(m0, 1, 1, 0x22)\n"
-	"join\n";
+	"join\n"
+	"mseal(m0, 0, 8)\n";
 
 /* What the emitted code of each call kind contains. */
 static const char *const call_code[MMF_NR_CALLS] = {
@@ -168,6 +169,7 @@ static const char *const call_code[MMF_NR_CALLS] = {
 	[MMF_MOVE_PAGES] = "rt_move_pages(rt_target_pid(kids, 1), at(0, 0), 64, psz, -1)",
 	[MMF_MIGRATE_PAGES] = "rt_migrate_pages(rt_target_pid(kids, -1), 0, 1)",
 	[MMF_COMPACT] = "r = rt_compact();",
+	[MMF_MSEAL] = "rt_ret(syscall(SYS_mseal, at(0, 0), len(8), 0))",
 	[MMF_PROCESS_MADVISE_VEC] = "pages(rt_process_madvise(pidfds, -1, (struct iovec[]){ "
 		"{ at(0, 0), len(8) }, { at(0, 64), len(4) } }, 2, 4 /* MADV_DONTNEED */))",
 };

@@ -20,8 +20,16 @@
 #define NR_PROGS	3000
 /* The share of a call's occurrences that must find what it needs. */
 #define MIN_SHARE	0.8
-/* After eight rounds of mutation (0.36 for some calls before it took the model). */
-#define MIN_MUTATED_SHARE	0.4
+/*
+ * After eight rounds of mutation, per call and over all the calls judged.
+ * The rarest call (uffd_move, about 100 in these programs, 41% in 20,000)
+ * moves by five points with any change of the random streams, so the
+ * per-call bound only catches a call whose needs are never kept; the
+ * pooled share (64%, over 30,000 calls) catches mutation that stops
+ * building on the model (0.36 for some calls before it did).
+ */
+#define MIN_MUTATED_SHARE	0.3
+#define MIN_MUTATED_POOLED	0.55
 
 #define MAX_REGS	64
 
@@ -204,15 +212,22 @@ static void judge(const struct mmf_prog *p)
 	}
 }
 
-static void report(const char *what, double min_share)
+static void report(const char *what, double min_share, double min_pooled)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(judged); i++)
+	long all_found = 0, all_seen = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(judged); i++) {
 		printf("# %s: %-20s %5ld of %5ld\n", what, mmf_calls[judged[i]].name, found[i],
 		       seen[i]);
+		all_found += found[i];
+		all_seen += seen[i];
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(judged); i++)
 		CHECK(seen[i] >= 50 && found[i] >= min_share * seen[i],
 		      "%s: %s: %ld of %ld find what they need", what, mmf_calls[judged[i]].name,
 		      found[i], seen[i]);
+	CHECK(all_found >= min_pooled * all_seen, "%s: %ld of %ld calls find what they need",
+	      what, all_found, all_seen);
 	memset(seen, 0, sizeof(seen));
 	memset(found, 0, sizeof(found));
 }
@@ -227,7 +242,7 @@ static void check_preconditions(void)
 		mmf_prog_generate(&r, 4 + seed % 32, &p);
 		judge(&p);
 	}
-	report("generated", MIN_SHARE);
+	report("generated", MIN_SHARE, MIN_SHARE);
 }
 
 /*
@@ -248,7 +263,7 @@ static void check_mutated_preconditions(void)
 			mmf_prog_mutate(&r, &p, &other);
 		judge(&p);
 	}
-	report("mutated", MIN_MUTATED_SHARE);
+	report("mutated", MIN_MUTATED_SHARE, MIN_MUTATED_POOLED);
 }
 
 static const struct tap_test tests[] = {

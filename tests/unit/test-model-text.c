@@ -60,6 +60,7 @@ static const char all_calls[] =
 	"migrate_pages(self, 1, 0)\n"
 	"compact_memory()\n"
 	"process_madvise_vec(m0, 0, 8, m1, 4, 4, MADV_GUARD_INSTALL)\n"
+	"mseal(m0, 0, 8)\n"
 	"c0 = fork {\n"
 	"\twrite(m0, 0, 1, 0x01)\n"
 	"\t# in the child\n"

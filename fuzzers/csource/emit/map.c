@@ -142,6 +142,18 @@ static MMF_CS_EXPR(emit_mprotect)
 
 MMF_EMITTER(mprotect, emit_mprotect, mmf_predict_mapped);
 
+static MMF_CS_EXPR(emit_mseal)
+{
+	mmf_sb_puts(sb, "rt_ret(syscall(SYS_mseal, ");
+	mmf_cs_at_len(sb, s);
+	mmf_sb_puts(sb, ", 0))");
+}
+
+/* The calls a sealed range refuses later are predicted as if it were not:
+ * a reproducer stops checking at the first of them.
+ */
+MMF_EMITTER(mseal, emit_mseal, mmf_predict_mapped, mmf_rt_map);
+
 static MMF_CS_EXPR(emit_special_map)
 {
 	int idx, n;

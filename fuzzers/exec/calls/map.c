@@ -59,6 +59,14 @@ long mmf_exec_mprotect(struct mmf_interp *in, const struct mmf_stmt *s, int si)
 	return rt_ret(mprotect(addr, len, s->args[3]));
 }
 
+long mmf_exec_mseal(struct mmf_interp *in, const struct mmf_stmt *s, int si)
+{
+	long len;
+	char *addr = mmf_range_addr(in, s, &len);
+
+	return rt_ret(syscall(SYS_mseal, addr, len, 0));
+}
+
 /* The perf event behind special_map, per process, made on first use. */
 static pthread_mutex_t special_lock = PTHREAD_MUTEX_INITIALIZER;
 static int perf_fd = -1;

@@ -221,6 +221,9 @@ static void apply_mprotect(struct gen *g, const struct mmf_stmt *s)
 MMF_BUILDER(mprotect, mmf_gen_default, .apply = apply_mprotect, MMF_BIASES(mprotect_biases),
 	    .undo = { MMF_MPROTECT, 3, 75, "PROT_READ|PROT_WRITE" });
 
+/* Generation keeps no seal: what a sealed range refuses later fails. */
+MMF_BUILDER(mseal, mmf_gen_default);
+
 /* The largest free part of slot m, outside its mapping. */
 static void free_part(const struct gen *g, int m, uint64_t *start, uint64_t *len)
 {

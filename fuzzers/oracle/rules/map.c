@@ -257,3 +257,8 @@ void mmf_rule_special_map(struct mmf_shadow *sh, const struct mmf_stmt *s, int s
 	for (int i = 0; i < MIN(res, (long)n); i++)
 		mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 }
+
+/* Sealing keeps every page's content and mapping; what a sealed range
+ * later refuses (EPERM) fails, and each call's rule takes its failure.
+ */
+MMF_RULE_NEUTRAL(mseal)
