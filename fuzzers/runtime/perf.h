@@ -32,21 +32,28 @@ static inline int rt_perf_dummy_open(void)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+/* The most pages of a ring buffer in n: 1 + 2^k (a control page, then data). */
+static inline long rt_perf_pages(int n)
+{
+	long pages;
+
+	for (pages = 1; pages * 2 + 1 <= n; pages *= 2)
+		;
+	return n == 1 ? 1 : pages + 1;
+}
+
 /*
- * special_map: the ring buffer of perf event fd at addr, the most pages
- * that fit in n of psz bytes as 1 + 2^k (a control page, then data). The
- * model does not predict these pages, but mlock, madvise and the rest
- * treat them like any other mapping. The pages mapped, or -errno.
+ * special_map: the ring buffer of perf event fd at addr, rt_perf_pages(n)
+ * pages of psz bytes. The model does not predict these pages, but mlock,
+ * madvise and the rest treat them like any other mapping. The pages
+ * mapped, or -errno.
  */
 static inline long rt_perf_map(char *addr, int n, long psz, int fd)
 {
-	long pages, r;
+	long pages = rt_perf_pages(n), r;
 
 	if (fd < 0)
 		return fd;
-	for (pages = 1; pages * 2 + 1 <= n; pages *= 2)
-		;
-	pages = n == 1 ? 1 : pages + 1;
 	r = rt_mmap_at(addr, pages * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	return r < 0 ? r : pages;
 }

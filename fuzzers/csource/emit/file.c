@@ -73,7 +73,28 @@ static MMF_CS_EXPR(emit_pwrite)
 		  (int)s->args[0], (int)s->args[1], (int)s->args[2], (int)s->args[3]);
 }
 
-MMF_EMITTER(pwrite, emit_pwrite, mmf_predict_success, mmf_rt_file, mmf_rt_helpers);
+/*
+ * pwrite and pread of a memfd or tmpfs file: every page (pread: up to the
+ * file's end, as the model sizes it). Seals, hugetlbfs and secret memory
+ * are not predicted: 0, and the checks stop if the call does more.
+ */
+static long file_pages_result(const struct mmf_shadow *sh, const struct mmf_stmt *s, bool write)
+{
+	int f = s->args[0], o = sh->file_obj[f];
+	long page = s->args[1], n = s->args[2], size;
+
+	if (o < 0 || sh->file_kind[f] != MMF_FILE_PLAIN)
+		return 0;
+	size = sh->objs[o].npages;
+	return write ? n : MAX(0, MIN(n, size - page));
+}
+
+static MMF_CS_PREDICT(predict_pwrite)
+{
+	return file_pages_result(sh, s, true);
+}
+
+MMF_EMITTER(pwrite, emit_pwrite, predict_pwrite, mmf_rt_file, mmf_rt_helpers);
 
 static MMF_CS_EXPR(emit_pread)
 {
@@ -81,4 +102,9 @@ static MMF_CS_EXPR(emit_pread)
 		  (int)s->args[1], (int)s->args[2]);
 }
 
-MMF_EMITTER(pread, emit_pread, mmf_predict_success, mmf_rt_file);
+static MMF_CS_PREDICT(predict_pread)
+{
+	return file_pages_result(sh, s, false);
+}
+
+MMF_EMITTER(pread, emit_pread, predict_pread, mmf_rt_file);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The C reproducer's map calls. */
 #include "csource/emit.h"
+#include "runtime/perf.h"
 
 /* The executor's mmap (rt_mmap() adds MAP_FIXED_NOREPLACE unless the
  * program says MAP_FIXED); files from their page at the range's page.
@@ -164,4 +165,13 @@ static MMF_CS_EXPR(emit_special_map)
 	mmf_sb_printf(sb, ", %d, psz, perf_fd())", n);
 }
 
-MMF_EMITTER(special_map, emit_special_map, mmf_predict_success, mmf_rt_perf, mmf_rt_special);
+/* The ring's pages, where nothing is mapped (MAP_FIXED_NOREPLACE). */
+static MMF_CS_PREDICT(predict_special_map)
+{
+	for (int i = 0; i < n; i++)
+		if (!mmf_cs_unmapped(&sh->pages[idx + i]))
+			return -EEXIST;
+	return rt_perf_pages(n);
+}
+
+MMF_EMITTER(special_map, emit_special_map, predict_special_map, mmf_rt_perf, mmf_rt_special);
