@@ -232,12 +232,8 @@ int cmd_exec(int argc, char **argv)
 		mmf_die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
 	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
 		mmf_die("exec: %s", err);
-	if (env_on) {
-		for (int i = 0; i < env.nr_swaps; i++)
-			eo.swaps[i] = env.swaps[i];
-		eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
-		mmf_env_exec_opts_c(&env, &eo);
-	}
+	if (env_on)
+		mmf_env_exec_opts(&env, &eo);
 	eo.kmsg = mmf_kmsg_open();
 	for (int i = 0; i < nprogs; i++) {
 		struct mmf_exec_result r;

@@ -98,6 +98,17 @@ static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+/* Swap devices, cgroups and knobs of our own, and the kernel log, for eo. */
+static void repro_env(struct repro_cmd *rc, struct mmf_env *env)
+{
+	char err[256];
+
+	if (mmf_env_setup(&rc->env, env, err, sizeof(err)))
+		mmf_die("repro: %s", err);
+	mmf_env_exec_opts(env, &rc->eo);
+	rc->eo.kmsg = mmf_kmsg_open();
+}
+
 /* The guest's end: run what the host sends on the control port. */
 static int serve(struct repro_cmd *rc)
 {
@@ -115,13 +126,7 @@ static int serve(struct repro_cmd *rc)
 	if (fd < 0)
 		mmf_die("repro: %s: %s", rc->serve, strerror(errno));
 	rc->env.cg_limit = mmf_env_defaults.cg_limit;
-	if (mmf_env_setup(&rc->env, &env, err, sizeof(err)))
-		mmf_die("repro: %s", err);
-	for (int i = 0; i < env.nr_swaps; i++)
-		rc->eo.swaps[i] = env.swaps[i];
-	rc->eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
-	mmf_env_exec_opts_c(&env, &rc->eo);
-	rc->eo.kmsg = mmf_kmsg_open();
+	repro_env(rc, &env);
 	if (sel.nr) {
 		mmf_stress_target_of(&env, "/tmp/mmfuzz-serve", &t);
 		if (mmf_stress_start(&sel, &t, mmf_now_ns(), &run, err, sizeof(err)))
@@ -136,51 +141,76 @@ static int serve(struct repro_cmd *rc)
 	return r ? 1 : 0;
 }
 
+/* What the options set. */
+static struct repro_cmd rc = {
+	.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
+	.ops = { .attempts = 5, .min_attempts = 2, .max_steps = 300, .log = log_line },
+	.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
+	.stress = "none",
+};
+
+static const struct mmf_opt repro_opts[] = {
+	CMD_OPT_NATIVE(&rc.native, "reproduce on the running kernel"),
+	CMD_OPT_KERNEL(&rc.kernel, ""),
+	CMD_OPT_ARCH(&rc.arch, .def = "x86_64"),
+	CMD_OPT_INITRAMFS(&rc.initrd),
+	CMD_OPT_MEM(&rc.go.mem_mb),
+	CMD_OPT_CPUS(&rc.go.cpus),
+	MMF_OPT("work", "DIR", MMF_OPT_STR, &rc.go.workdir, "guest consoles go here",
+		.def = "/var/tmp/mmfuzz-repro.*"),
+	MMF_OPT("attempts", "N", MMF_OPT_INT, &rc.ops.attempts, "runs per candidate",
+		.lo = 1, .hi = 1000),
+	MMF_OPT("max-steps", "N", MMF_OPT_INT, &rc.ops.max_steps,
+		"minimization steps at most", .hi = 1000000),
+	CMD_OPT_TIMEOUT(&rc.go.timeout_ms),
+	CMD_OPT_SLOWDOWN(&rc.eo.slowdown),
+	MMF_OPT("serve", "PORT", MMF_OPT_STR, &rc.serve,
+		"in a guest: run what the host sends on this control port"),
+	MMF_OPT("stress", "LIST", MMF_OPT_STR, &rc.stress,
+		"with --serve: stressors beside the programs (see 'mmfuzz stress\n"
+		"--list'): 'all', 'none' or NAME[:KEY=N...][,NAME...]"),
+	MMF_OPT("swap", "PATH", MMF_OPT_STRS, rc.env.use_swaps,
+		"cycle this existing swap device instead of making any\n"
+		"(repeatable; for guests, whose init made them)", .hi = MMF_NR_SWAPS),
+	MMF_OPT("corrupt-tag", "T", MMF_OPT_FN, &rc,
+		"corrupt a page after each write of tag T", .fn = parse_corrupt_tag,
+		.hook = 1),
+	MMF_OPT("lkdtm-tag", "T:TYPE", MMF_OPT_FN, &rc,
+		"provoke LKDTM TYPE after each write of tag T", .fn = parse_lkdtm_tag,
+		.hook = 1),
+	MMF_OPT("acct-skew", "C:KB", MMF_OPT_FN, &rc,
+		"skew the accounting oracle's readings of C", .fn = parse_acct_skew,
+		.hook = 1),
+	MMF_OPT_END
+};
+
+/* Candidates run in fresh guests, their consoles in the work directory. */
+static struct mmf_guest_repro *repro_guests(struct mmf_vm_images *im)
+{
+	static char work[] = "/var/tmp/mmfuzz-repro.XXXXXX";
+	char err[512];
+
+	if (!rc.go.workdir) {
+		rc.go.workdir = mkdtemp(work);
+		if (!rc.go.workdir)
+			mmf_die("repro: %s: %s", work, strerror(errno));
+	}
+	if (mmf_mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
+		mmf_die("repro: work directory %s is not writable", rc.go.workdir);
+	if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, im, err, sizeof(err)))
+		mmf_die("repro: %s", err);
+	rc.go.guest_args = rc.gargs.v;
+	rc.go.info = stdout;
+	printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,
+	       mmf_vm_accel_name(rc.go.accel), im->kernel, rc.go.workdir);
+	return mmf_guest_repro_new(&rc.go);
+}
+
 int cmd_repro(int argc, char **argv)
 {
-	static struct repro_cmd rc = {
-		.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
-		.ops = { .attempts = 5, .min_attempts = 2, .max_steps = 300, .log = log_line },
-		.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
-		.stress = "none",
-	};
 	static struct mmf_crash_progs crash;
 	static struct mmf_repro_progress progress;
-	const struct mmf_opt opts[] = {
-		CMD_OPT_NATIVE(&rc.native, "reproduce on the running kernel"),
-		CMD_OPT_KERNEL(&rc.kernel, ""),
-		CMD_OPT_ARCH(&rc.arch, .def = "x86_64"),
-		CMD_OPT_INITRAMFS(&rc.initrd),
-		CMD_OPT_MEM(&rc.go.mem_mb),
-		CMD_OPT_CPUS(&rc.go.cpus),
-		MMF_OPT("work", "DIR", MMF_OPT_STR, &rc.go.workdir, "guest consoles go here",
-			.def = "/var/tmp/mmfuzz-repro.*"),
-		MMF_OPT("attempts", "N", MMF_OPT_INT, &rc.ops.attempts, "runs per candidate",
-			.lo = 1, .hi = 1000),
-		MMF_OPT("max-steps", "N", MMF_OPT_INT, &rc.ops.max_steps,
-			"minimization steps at most", .hi = 1000000),
-		CMD_OPT_TIMEOUT(&rc.go.timeout_ms),
-		CMD_OPT_SLOWDOWN(&rc.eo.slowdown),
-		MMF_OPT("serve", "PORT", MMF_OPT_STR, &rc.serve,
-			"in a guest: run what the host sends on this control port"),
-		MMF_OPT("stress", "LIST", MMF_OPT_STR, &rc.stress,
-			"with --serve: stressors beside the programs (see 'mmfuzz stress\n"
-			"--list'): 'all', 'none' or NAME[:KEY=N...][,NAME...]"),
-		MMF_OPT("swap", "PATH", MMF_OPT_STRS, rc.env.use_swaps,
-			"cycle this existing swap device instead of making any\n"
-			"(repeatable; for guests, whose init made them)", .hi = MMF_NR_SWAPS),
-		MMF_OPT("corrupt-tag", "T", MMF_OPT_FN, &rc,
-			"corrupt a page after each write of tag T", .fn = parse_corrupt_tag,
-			.hook = 1),
-		MMF_OPT("lkdtm-tag", "T:TYPE", MMF_OPT_FN, &rc,
-			"provoke LKDTM TYPE after each write of tag T", .fn = parse_lkdtm_tag,
-			.hook = 1),
-		MMF_OPT("acct-skew", "C:KB", MMF_OPT_FN, &rc,
-			"skew the accounting oracle's readings of C", .fn = parse_acct_skew,
-			.hook = 1),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_opt *const tables[] = { repro_opts, NULL };
 	const struct mmf_cmd_spec spec = {
 		.name = "repro",
 		.synopsis = "[--native | --kernel IMAGE --arch A] [options] CRASHDIR",
@@ -189,7 +219,7 @@ int cmd_repro(int argc, char **argv)
 	struct mmf_guest_repro *guest = NULL;
 	struct mmf_repro_result res;
 	struct mmf_vm_images im = { 0 };
-	char err[512], work[] = "/var/tmp/mmfuzz-repro.XXXXXX";
+	char err[512];
 	struct mmf_env env;
 	const char *dir;
 	int r, i = mmf_opts_parse(&spec, argc, argv);
@@ -215,31 +245,11 @@ int cmd_repro(int argc, char **argv)
 		if (geteuid())
 			mmf_die("repro: running programs natively needs root");
 		rc.env = mmf_env_defaults;
-		if (mmf_env_setup(&rc.env, &env, err, sizeof(err)))
-			mmf_die("repro: %s", err);
-		for (int i = 0; i < env.nr_swaps; i++)
-			rc.eo.swaps[i] = env.swaps[i];
-		rc.eo.cgroup_procs = env.procs[0] ? env.procs : NULL;
-		mmf_env_exec_opts_c(&env, &rc.eo);
-		rc.eo.kmsg = mmf_kmsg_open();
+		repro_env(&rc, &env);
 		rc.ops.run = mmf_native_run;
 		rc.ops.ctx = &rc.eo;
 	} else {
-		if (!rc.go.workdir) {
-			rc.go.workdir = mkdtemp(work);
-			if (!rc.go.workdir)
-				mmf_die("repro: %s: %s", work, strerror(errno));
-		}
-		if (mmf_mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
-			mmf_die("repro: work directory %s is not writable", rc.go.workdir);
-		if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, &im, err,
-					  sizeof(err)))
-			mmf_die("repro: %s", err);
-		rc.go.guest_args = rc.gargs.v;
-		rc.go.info = stdout;
-		printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,
-		       mmf_vm_accel_name(rc.go.accel), im.kernel, rc.go.workdir);
-		guest = mmf_guest_repro_new(&rc.go);
+		guest = repro_guests(&im);
 		rc.ops.run = mmf_guest_repro_run;
 		rc.ops.ctx = guest;
 	}

@@ -58,8 +58,10 @@ int mmf_env_setup(const struct mmf_env_opts *o, struct mmf_env *env, char *err, 
 struct mmf_exec_opts;
 void mmf_env_setup_shared(const struct mmf_env_opts *o, struct mmf_env *env);
 void mmf_env_teardown_shared(struct mmf_env *env);
-/* The exec options of what mmf_env_setup_shared() made. */
-void mmf_env_exec_opts_c(const struct mmf_env *env, struct mmf_exec_opts *eo);
+/* The exec options of what the environment made: its swap devices, the
+ * cgroup the programs run in, the sibling cgroups and the knobs.
+ */
+void mmf_env_exec_opts(const struct mmf_env *env, struct mmf_exec_opts *eo);
 /* Swap devices a program swapped off go back on, at their priority. */
 void mmf_env_restore_swaps(struct mmf_env *env);
 /* Remove everything; 0 or -1 if something had to be left for cleanup. */

@@ -82,8 +82,11 @@ void mmf_env_teardown_shared(struct mmf_env *env)
 	}
 }
 
-void mmf_env_exec_opts_c(const struct mmf_env *env, struct mmf_exec_opts *eo)
+void mmf_env_exec_opts(const struct mmf_env *env, struct mmf_exec_opts *eo)
 {
+	for (int i = 0; i < env->nr_swaps; i++)
+		eo->swaps[i] = env->swaps[i];
+	eo->cgroup_procs = env->procs[0] ? env->procs : NULL;
 	for (int i = 0; i < MMF_NR_CGROUPS; i++)
 		eo->cgroups[i] = env->cgdirs[i][0] ? env->cgdirs[i] : NULL;
 	for (int k = 0; k < MMF_NR_KNOBS; k++)

@@ -283,10 +283,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 	free(logpath);
 	if (eo.exec_log_fd < 0)
 		return -1;
-	for (int i = 0; i < env->nr_swaps; i++)
-		eo.swaps[i] = env->swaps[i];
-	eo.cgroup_procs = env->procs[0] ? env->procs : NULL;
-	mmf_env_exec_opts_c(env, &eo);
+	mmf_env_exec_opts(env, &eo);
 	eo.kmsg = mmf_kmsg_open();
 	if (o->cover_log)
 		clog = mmf_cover_log_open(o->cover_log);
