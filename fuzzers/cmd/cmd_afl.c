@@ -102,10 +102,8 @@ int cmd_afl_target(int argc, char **argv)
 		extra[2] = "--lkdtm-tag";
 		extra[3] = lkdtm;
 	}
-	if (mmf_mkdir_p(o.store, 0755) || access(o.store, W_OK))
-		mmf_die("afl-target: the store %s is not writable: %s", o.store, strerror(errno));
-	if (mmf_mkdir_p(o.go.workdir, 0755) || access(o.go.workdir, W_OK))
-		mmf_die("afl-target: the work directory %s is not writable", o.go.workdir);
+	cmd_writable_dir("afl-target", "the store", o.store);
+	cmd_writable_dir("afl-target", "the work directory", o.go.workdir);
 	if (focus) {
 		o.go.focus = mmf_read_file(focus, NULL);
 		if (!o.go.focus)

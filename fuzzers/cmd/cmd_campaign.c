@@ -118,8 +118,7 @@ int cmd_campaign(int argc, char **argv)
 		mmf_die("campaign: cannot read vmlinux %s: %s", o.vmlinux, strerror(errno));
 	if (kernel && strcmp(kernel, "debian") && mmf_vm_kernel_check(o.arch, kernel, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
-	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
-		mmf_die("campaign: output directory %s is not writable: %s", o.out, strerror(errno));
+	cmd_writable_dir("campaign", "output directory", o.out);
 	if (mmf_vm_images(o.arch, kernel, initrd, &im, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
 	o.kernel = im.kernel;

@@ -137,129 +137,152 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	return rc ? rc : reports ? 3 : 0;
 }
 
-int cmd_exec(int argc, char **argv)
-{
-	struct mmf_exec_opts eo = {
-		.exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1,
-	};
-	bool native = false, env_on = true, quiet = false;
-	const char *kernel = NULL, *arch = "x86_64", *exec_log = NULL, *gargs[5] = { NULL };
-	char slow[16];
-	const char *cover = NULL;
+/* What the options set. */
+static struct exec_cmd {
+	struct mmf_exec_opts eo;
+	bool native, env_on, quiet;
+	const char *kernel, *arch, *exec_log, *gargs[5], *cover;
 	/* eo.timeout_ms is an int, the table's durations int64_t. */
-	int64_t timeout_ms = 30000;
-	int corrupt_pin = -1;
-	const struct mmf_opt opts[] = {
-		CMD_OPT_NATIVE(&native, "run on the running kernel (required outside a guest)"),
-		CMD_OPT_KERNEL(&kernel, ""),
-		CMD_OPT_ARCH(&arch),
-		CMD_OPT_TIMEOUT(&timeout_ms),
-		CMD_OPT_SLOWDOWN(&eo.slowdown),
-		MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &env_on,
-			"no swap devices, memory cgroups or knob writes of our own"),
-		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &quiet, "print reports and the summary only"),
-		MMF_OPT("cover", "FILE", MMF_OPT_STR, &cover,
-			"with --kernel: append the kernel PCs the programs reach\n"
-			"(KCOV) to FILE, one per line"),
-		MMF_OPT("exec-log", "FILE", MMF_OPT_STR, &exec_log,
-			"append each program to FILE before it runs"),
-		MMF_OPT("corrupt-after", "N", MMF_OPT_INT, &eo.corrupt_after,
-			"change a page behind the model after statement N",
-			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
-		MMF_OPT("hang-after", "N", MMF_OPT_INT, &eo.hang_after, "hang after statement N",
-			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
-		MMF_OPT("hang-spins", NULL, MMF_OPT_FLAG, &eo.hang_spins,
-			"--hang-after spins on the CPU (no faults, no I/O)", .hook = 1),
-		MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &eo.corrupt_tag,
-			"change a page behind the model after each write of tag T",
-			.lo = 1, .hi = 255, .def = "", .hook = 1),
-		MMF_OPT("corrupt-pin", "N", MMF_OPT_INT, &corrupt_pin,
-			"change the page pin call N wrote or vmsplice'd",
-			.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
-		MMF_OPT("acct-skew", "C:KB[+C:KB]", MMF_OPT_FN, gargs,
-			"add KB to the accounting oracle's readings\n"
-			"of counter C after the program (also in a guest)",
-			.fn = parse_acct_skew, .hook = 1),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
-	const struct mmf_cmd_spec spec = {
-		.name = "exec",
-		.synopsis = "(--native | --kernel IMAGE [--arch A]) [options] FILE...",
-		.tables = tables, .epilog = epilog, .min_args = 1, .max_args = -1,
-	};
-	int nprogs, reports = 0, status = 0;
-	struct mmf_prog *progs;
-	struct mmf_env env;
-	char err[256];
-	int first = mmf_opts_parse(&spec, argc, argv);
+	int64_t timeout_ms;
+	int corrupt_pin;
+} ec = {
+	.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
+	.env_on = true, .arch = "x86_64", .timeout_ms = 30000, .corrupt_pin = -1,
+};
 
-	if (!native && !kernel) {
-		mmf_warnx_("exec: refusing to run on the running kernel without --native");
-		return 2;
-	}
-	eo.timeout_ms = timeout_ms;
-	/* eo holds the statement + 1, 0 for never. */
-	eo.corrupt_pin = corrupt_pin + 1;
-	if (exec_log) {
-		eo.exec_log_fd = open(exec_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (eo.exec_log_fd < 0)
-			mmf_die("exec: cannot open execution log %s: %s", exec_log, strerror(errno));
-	}
-	nprogs = argc - first;
-	progs = mmf_xcalloc(nprogs, sizeof(*progs));
-	for (int i = 0; i < nprogs; i++) {
-		const char *path = argv[first + i];
-		char *text = mmf_read_file(path, NULL);
+static const struct mmf_opt exec_opts[] = {
+	CMD_OPT_NATIVE(&ec.native, "run on the running kernel (required outside a guest)"),
+	CMD_OPT_KERNEL(&ec.kernel, ""),
+	CMD_OPT_ARCH(&ec.arch),
+	CMD_OPT_TIMEOUT(&ec.timeout_ms),
+	CMD_OPT_SLOWDOWN(&ec.eo.slowdown),
+	MMF_OPT("no-env", NULL, MMF_OPT_UNFLAG, &ec.env_on,
+		"no swap devices, memory cgroups or knob writes of our own"),
+	MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &ec.quiet, "print reports and the summary only"),
+	MMF_OPT("cover", "FILE", MMF_OPT_STR, &ec.cover,
+		"with --kernel: append the kernel PCs the programs reach\n"
+		"(KCOV) to FILE, one per line"),
+	MMF_OPT("exec-log", "FILE", MMF_OPT_STR, &ec.exec_log,
+		"append each program to FILE before it runs"),
+	MMF_OPT("corrupt-after", "N", MMF_OPT_INT, &ec.eo.corrupt_after,
+		"change a page behind the model after statement N",
+		.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+	MMF_OPT("hang-after", "N", MMF_OPT_INT, &ec.eo.hang_after, "hang after statement N",
+		.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+	MMF_OPT("hang-spins", NULL, MMF_OPT_FLAG, &ec.eo.hang_spins,
+		"--hang-after spins on the CPU (no faults, no I/O)", .hook = 1),
+	MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &ec.eo.corrupt_tag,
+		"change a page behind the model after each write of tag T",
+		.lo = 1, .hi = 255, .def = "", .hook = 1),
+	MMF_OPT("corrupt-pin", "N", MMF_OPT_INT, &ec.corrupt_pin,
+		"change the page pin call N wrote or vmsplice'd",
+		.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
+	MMF_OPT("acct-skew", "C:KB[+C:KB]", MMF_OPT_FN, ec.gargs,
+		"add KB to the accounting oracle's readings\n"
+		"of counter C after the program (also in a guest)",
+		.fn = parse_acct_skew, .hook = 1),
+	MMF_OPT_END
+};
+
+/* The programs of the files, parsed; a bad one ends the command. */
+static struct mmf_prog *load_progs(char **paths, int n)
+{
+	struct mmf_prog *progs = mmf_xcalloc(n, sizeof(*progs));
+	char err[256];
+
+	for (int i = 0; i < n; i++) {
+		char *text = mmf_read_file(paths[i], NULL);
 
 		if (!text)
-			mmf_die("%s: %s", path, strerror(errno));
+			mmf_die("%s: %s", paths[i], strerror(errno));
 		if (mmf_prog_parse(text, &progs[i], err, sizeof(err)))
-			mmf_die("%s: %s", path, err);
+			mmf_die("%s: %s", paths[i], err);
 		free(text);
 	}
-	if (kernel && eo.slowdown) {
-		/* The guest's runner takes it in place of its accelerator's. */
-		snprintf(slow, sizeof(slow), "%d", eo.slowdown);
-		guest_arg(gargs, "--slowdown", slow);
-	}
-	if (kernel)
-		return exec_in_guest(argv + first, progs, nprogs, arch, kernel, eo.timeout_ms,
-				     gargs, cover);
-	if (cover)
+	return progs;
+}
+
+/* Each program once on the running kernel; exit 3 if any reported. */
+static int exec_native(char **paths, const struct mmf_prog *progs, int n)
+{
+	int reports = 0, status = 0;
+	struct mmf_env env;
+	char err[256];
+
+	if (ec.cover)
 		mmf_die("exec: --cover runs the programs in a guest: give --kernel");
-	if (env_on && geteuid())
+	if (ec.env_on && geteuid())
 		mmf_die("exec: swap devices and a cgroup of our own need root (or use --no-env)");
-	if (env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
+	if (ec.env_on && mmf_env_setup(&mmf_env_defaults, &env, err, sizeof(err)))
 		mmf_die("exec: %s", err);
-	if (env_on)
-		mmf_env_exec_opts(&env, &eo);
-	eo.kmsg = mmf_kmsg_open();
-	for (int i = 0; i < nprogs; i++) {
+	if (ec.env_on)
+		mmf_env_exec_opts(&env, &ec.eo);
+	ec.eo.kmsg = mmf_kmsg_open();
+	for (int i = 0; i < n; i++) {
 		struct mmf_exec_result r;
 
-		if (mmf_exec_prog(&progs[i], &eo, &r)) {
-			mmf_warnx_("%s: cannot run: %s", argv[first + i], strerror(errno));
+		if (mmf_exec_prog(&progs[i], &ec.eo, &r)) {
+			mmf_warnx_("%s: cannot run: %s", paths[i], strerror(errno));
 			status = 1;
 			break;
 		}
-		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", argv[first + i],
+		printf("%s: %s, %d calls, %ld pages seen swapped, %.3f s\n", paths[i],
 		       mmf_run_status_name(r.status), r.nr_results, r.swapped, r.ns / 1e9);
-		for (int k = 0; !quiet && k < r.nr_results; k++)
+		for (int k = 0; !ec.quiet && k < r.nr_results; k++)
 			print_result(&progs[i], &r.results[k]);
-		for (int k = 0; !quiet && k < r.nr_rounds; k++)
+		for (int k = 0; !ec.quiet && k < r.nr_rounds; k++)
 			print_round(&r.rounds[k]);
 		for (int k = 0; k < r.nr_reports; k++)
 			printf("REPORT: %s\n%s\n", r.reports[k].title, r.reports[k].body);
 		reports += r.nr_reports;
 		mmf_exec_result_free(&r);
-		if (env_on)
+		if (ec.env_on)
 			mmf_env_restore_swaps(&env);
 	}
-	mmf_kmsg_close(eo.kmsg);
-	if (env_on && mmf_env_teardown(&env))
+	mmf_kmsg_close(ec.eo.kmsg);
+	if (ec.env_on && mmf_env_teardown(&env))
 		status = 1;
-	free(progs);
-	printf("%d program(s), %d report(s)\n", nprogs, reports);
+	printf("%d program(s), %d report(s)\n", n, reports);
 	return status ? status : reports ? 3 : 0;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	const struct mmf_opt *const tables[] = { exec_opts, NULL };
+	const struct mmf_cmd_spec spec = {
+		.name = "exec",
+		.synopsis = "(--native | --kernel IMAGE [--arch A]) [options] FILE...",
+		.tables = tables, .epilog = epilog, .min_args = 1, .max_args = -1,
+	};
+	int first = mmf_opts_parse(&spec, argc, argv), n = argc - first, r;
+	struct mmf_prog *progs;
+	char slow[16];
+
+	if (!ec.native && !ec.kernel) {
+		mmf_warnx_("exec: refusing to run on the running kernel without --native");
+		return 2;
+	}
+	ec.eo.timeout_ms = ec.timeout_ms;
+	/* eo holds the statement + 1, 0 for never. */
+	ec.eo.corrupt_pin = ec.corrupt_pin + 1;
+	if (ec.exec_log) {
+		ec.eo.exec_log_fd = open(ec.exec_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+					 0644);
+		if (ec.eo.exec_log_fd < 0)
+			mmf_die("exec: cannot open execution log %s: %s", ec.exec_log,
+				strerror(errno));
+	}
+	progs = load_progs(argv + first, n);
+	if (ec.kernel && ec.eo.slowdown) {
+		/* The guest's runner takes it in place of its accelerator's. */
+		snprintf(slow, sizeof(slow), "%d", ec.eo.slowdown);
+		guest_arg(ec.gargs, "--slowdown", slow);
+	}
+	if (ec.kernel)
+		r = exec_in_guest(argv + first, progs, n, ec.arch, ec.kernel, ec.eo.timeout_ms,
+				  ec.gargs, ec.cover);
+	else
+		r = exec_native(argv + first, progs, n);
+	free(progs);
+	return r;
 }

@@ -195,8 +195,7 @@ static struct mmf_guest_repro *repro_guests(struct mmf_vm_images *im)
 		if (!rc.go.workdir)
 			mmf_die("repro: %s: %s", work, strerror(errno));
 	}
-	if (mmf_mkdir_p(rc.go.workdir, 0755) || access(rc.go.workdir, W_OK))
-		mmf_die("repro: work directory %s is not writable", rc.go.workdir);
+	cmd_writable_dir("repro", "work directory", rc.go.workdir);
 	if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, im, err, sizeof(err)))
 		mmf_die("repro: %s", err);
 	rc.go.guest_args = rc.gargs.v;

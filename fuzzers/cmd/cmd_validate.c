@@ -138,8 +138,7 @@ int cmd_validate(int argc, char **argv)
 		mmf_die("validate: unknown arch '%s' (x86_64, arm64)", arch);
 	if (o.seeds && strcmp(o.seeds, "none") && !mmf_is_dir(o.seeds))
 		mmf_die("validate: seeds %s: not a directory", o.seeds);
-	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
-		mmf_die("validate: output directory %s is not writable", o.out);
+	cmd_writable_dir("validate", "output directory", o.out);
 	o.info = stdout;
 	rc = mmf_validate(&o, err, sizeof(err));
 	if (rc < 0)

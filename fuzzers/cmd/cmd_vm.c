@@ -99,8 +99,7 @@ int cmd_vm(int argc, char **argv)
 	o.arch = mmf_vm_arch_find(arch);
 	if (!o.arch)
 		mmf_die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
-	if (mmf_mkdir_p(o.out, 0755) || access(o.out, W_OK))
-		mmf_die("vm: output directory %s is not writable: %s", o.out, strerror(errno));
+	cmd_writable_dir("vm", "output directory", o.out);
 	o.echo = echo ? stdout : NULL;
 	/* The guest's own options win: they come last on its go line. */
 	if (seed != UINT64_MAX)

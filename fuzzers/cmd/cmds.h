@@ -83,4 +83,9 @@ int cmd_farm(int argc, char **argv);
  */
 const struct mmf_opt *cmd_env_opts(struct mmf_env_opts *eo);
 
+/* dir, made if need be, takes new files; else the command ends with a
+ * one-line error (status 1) naming it as what.
+ */
+void cmd_writable_dir(const char *cmd, const char *what, const char *dir);
+
 #endif
