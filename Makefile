@@ -26,8 +26,8 @@ CCACHE	:= $(if $(shell command -v ccache 2>/dev/null),CCACHE_NOHASHDIR=1 CCACHE_
 endif
 SAN	:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LAYERS	:= util model report oracle csource sys store exec repro symbolize bench fuzz vm campaign \
-	   validate nightly farm
+LAYERS	:= util model report oracle csource sys store exec repro symbolize cover bench fuzz vm \
+	   campaign validate nightly farm
 CS_RUNTIME_DIRS := fuzzers/csource/runtime/ fuzzers/runtime/
 CS_RUNTIME := $(wildcard fuzzers/csource/runtime/*.c fuzzers/runtime/*.h)
 LIB_SRC	:= $(filter-out $(CS_RUNTIME),$(foreach l,$(LAYERS),$(wildcard fuzzers/$(l)/*.c \

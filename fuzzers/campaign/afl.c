@@ -16,7 +16,7 @@
 #include "campaign/seeds.h"
 #include "model/prog.h"
 #include "store/store.h"
-#include "symbolize/cover.h"
+#include "cover/cover.h"
 #include "util/rand.h"
 #include "util/util.h"
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "campaign/guestrepro.h"
-#include "util/focus.h"
+#include "cover/focus.h"
 
 struct mmf_afl_target_opts {
 	struct mmf_guest_repro_opts go;

@@ -13,7 +13,7 @@
 #include "campaign/monitor.h"
 #include "repro/repro.h"
 #include "store/store.h"
-#include "symbolize/cover.h"
+#include "cover/cover.h"
 #include "campaign/receive.h"
 #include "campaign/seeds.h"
 #include "util/util.h"

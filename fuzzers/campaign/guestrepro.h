@@ -36,7 +36,7 @@ struct mmf_guest_repro_opts {
 	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
 	const char *const *guest_args;
 	FILE *info;		/* "mmfuzz: ..." progress lines, NULL: none */
-	/* Coverage focus text (util/focus.h) sent after each boot, NULL: all. */
+	/* Coverage focus text (cover/focus.h) sent after each boot, NULL: all. */
 	const char *focus;
 };
 

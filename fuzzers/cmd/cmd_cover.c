@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
-#include "symbolize/cover.h"
+#include "cover/cover.h"
 #include "util/util.h"
 
 static const char epilog[] =

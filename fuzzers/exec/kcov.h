@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/focus.h"
+#include "cover/focus.h"
 
 #define MMF_COVER_EDGES	65536		/* AFL++'s default map size */
 #define MMF_COVER_PCS	(1 << 17)	/* distinct PCs kept per program */

@@ -11,7 +11,7 @@
 #include "fuzz/native.h"
 #include "fuzz/stress.h"
 #include "repro/repro.h"
-#include "util/focus.h"
+#include "cover/focus.h"
 #include "util/util.h"
 
 /* The coverage map of cover requests and its focus: one per guest. */

@@ -20,7 +20,7 @@
 #include "campaign/campaign.h"
 #include "nightly/internal.h"
 #include "store/tally.h"
-#include "symbolize/cover.h"
+#include "cover/cover.h"
 #include "util/util.h"
 #include "vm/vm.h"
 

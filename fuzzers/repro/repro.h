@@ -96,7 +96,7 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 /*
  * Coverage-guided fuzzing from the host (an AFL++ engine): a request whose
  * first line is MMF_SERVE_FOCUS sets the coverage focus, the rest of it
- * being the ranges' text (util/focus.h); then "done 0". A request whose
+ * being the ranges' text (cover/focus.h); then "done 0". A request whose
  * first line is MMF_SERVE_COVER runs the one program after it with kernel
  * coverage and answers, besides its titles, MMF_SERVE_STATUS and the run
  * status's name, the program's run time in ns, the feedback ("kcov", or
@@ -116,7 +116,7 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 #define MMF_SERVE_EDGES	"edges "
 #define MMF_SERVE_PCS	"pcs "
 #define MMF_SERVE_END	"# mmfuzz: end of request"
-/* The last line of a focus's text (util/focus.h) that a guest reads from a port. */
+/* The last line of a focus's text (cover/focus.h) that a guest reads from a port. */
 #define MMF_COVER_FOCUS_END	"# mmfuzz: end of focus"
 #define MMF_SERVE_TITLE	"title "
 #define MMF_SERVE_DONE	"done "

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 static bool is_addr_line(const char *s, size_t n)
 {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 /* A directory of our own for the caches of vmlinuxes we may not write beside. */
 static char *private_dir(void)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 static const char attr[] = "DW_AT_comp_dir";
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 struct reader {
 	int fd;

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 #define ERR_MAX 4096
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/internal.h"
+#include "symbolize/binutils.h"
 
 #define NM_FIELDS 7
 

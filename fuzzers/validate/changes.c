@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/cover.h"
+#include "cover/cover.h"
 #include "validate/validate.h"
 
 struct hunk {

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
-#include "util/focus.h"
+#include "cover/focus.h"
 #include "util/util.h"
 #include "vm/vm.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "tap.h"
-#include "symbolize/cover.h"
-#include "symbolize/internal.h"
-#include "util/focus.h"
+#include "cover/cover.h"
+#include "cover/internal.h"
+#include "cover/focus.h"
 #include "util/util.h"
 
 static bool ranges_are(const struct mmf_focus *f, const uint64_t *want, size_t n)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/internal.h"
+#include "cover/internal.h"
 
 #define SITES_CACHE "sites 1"
 #define CALLBACK "<__sanitizer_cov_trace_pc>"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/focus.h"
+#include "cover/focus.h"
 #include "util/util.h"
 
 void mmf_focus_add(struct mmf_focus *f, uint64_t lo, uint64_t hi)

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/cover.h"
-#include "symbolize/internal.h"
+#include "cover/cover.h"
+#include "cover/internal.h"
 
 #define FUNCS_CACHE "funcs 1"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize/internal.h"
+#include "cover/internal.h"
 
 struct line_mark {
 	unsigned int cov, unc;

@@ -9,14 +9,14 @@
  * the symbolizer; what they say about a vmlinux is cached beside it
  * (symbolize/cache.c), so only the first run on a vmlinux takes seconds.
  */
-#ifndef MMF_SYMBOLIZE_COVER_H
-#define MMF_SYMBOLIZE_COVER_H
+#ifndef MMF_COVER_COVER_H
+#define MMF_COVER_COVER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "util/focus.h"
+#include "cover/focus.h"
 
 /*
  * The focus in vmlinux (an ELF file with a line table) into f: spec is

@@ -2,7 +2,7 @@
 /*
  * The focus of coverage: the kernel text address ranges [lo, hi) whose
  * PCs count, by default the functions of mm/. The host finds them in a
- * vmlinux (mmf_focus_load(), symbolize/cover.h) and hands them to a guest
+ * vmlinux (mmf_focus_load(), cover/cover.h) and hands them to a guest
  * as text, one "lo-hi" pair of hex addresses a line:
  *
  *	ffffffff8141e4d0-ffffffff8141e9a0
@@ -10,8 +10,8 @@
  * Both sides keep the ranges sorted and merged, so that a PC is looked up
  * by binary search. This part needs no binutils: the guest has it too.
  */
-#ifndef MMF_UTIL_FOCUS_H
-#define MMF_UTIL_FOCUS_H
+#ifndef MMF_COVER_FOCUS_H
+#define MMF_COVER_FOCUS_H
 
 #include <stdbool.h>
 #include <stddef.h>

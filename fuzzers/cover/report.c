@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The coverage report: the PCs guests saw against the instrumented PCs of
- * the focus (sites.c), per file and function (focus.c).
+ * the focus (sites.c), per file and function (funcs.c).
  *
  * A PC counts when it is the return address of a site, as KCOV_TRACE_PC
  * records it; a PC in the focus that is none (an address from elsewhere,
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbolize/cover.h"
-#include "symbolize/internal.h"
+#include "cover/cover.h"
+#include "cover/internal.h"
 
 int mmf_cover_pcs_parse(const char *name, const char *text, size_t len, struct mmf_cover_pcs *p,
 			char *err, size_t n)
