@@ -19,7 +19,7 @@ static inline long rt_process_madvise(const int *pidfds, int c, const struct iov
 
 	if (fd < 0)
 		return c < 0 ? -errno : -ESRCH;
-	r = rt_ret(syscall(SYS_process_madvise, fd, iov, nr, advice, 0));
+	r = rt_ret(syscall(SYS_process_madvise, fd, iov, (long)nr, advice, 0L));
 	if (c < 0)
 		close(fd);
 	return r;

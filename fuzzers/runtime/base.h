@@ -38,7 +38,14 @@
 #define SYS_memfd_secret	447
 #endif
 
-/* A call that fails with -1 and errno, as the programs see it: -errno. */
+/*
+ * syscall(2) takes its arguments as longs through "...": an int there fills
+ * only half of the slot, and the sixth argument, on the stack on x86_64,
+ * keeps garbage in the other half. Arguments the kernel reads as long
+ * (sizes, counts, flags of unsigned long) are passed as long.
+ *
+ * A call that fails with -1 and errno, as the programs see it: -errno.
+ */
 static inline long rt_ret(long r)
 {
 	return r == -1 ? -errno : r;

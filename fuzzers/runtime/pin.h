@@ -83,7 +83,7 @@ static inline long rt_vmsplice(struct rt_pins *st, int p, void *addr, long len, 
 
 	if (r)
 		return r;
-	return rt_ret(syscall(SYS_vmsplice, st->pipes[p][1], &iov, 1, 0x2 /* SPLICE_F_NONBLOCK */));
+	return rt_ret(syscall(SYS_vmsplice, st->pipes[p][1], &iov, 1L, 0x2 /* SPLICE_F_NONBLOCK */));
 }
 
 /*
@@ -197,7 +197,7 @@ static inline long rt_ring_rw(struct rt_pins *st, int write, int fd, void *addr,
 	rg->sq_array[tail & *rg->sq_mask] = tail & *rg->sq_mask;
 	__atomic_store_n(rg->sq_tail, tail + 1, __ATOMIC_RELEASE);
 	do
-		r = syscall(SYS_io_uring_enter, rg->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0);
+		r = syscall(SYS_io_uring_enter, rg->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0L);
 	while (r < 0 && errno == EINTR);
 	r = r < 0 ? -errno : -EAGAIN;
 	head = *rg->cq_head;
@@ -234,8 +234,8 @@ static inline long rt_pvm(const pid_t *kids, const int *pidfds, int c, int write
 
 	if (c >= 0 && (pid <= 0 || pidfds[c] < 0))
 		return -ESRCH;
-	return rt_ret(syscall(write ? SYS_process_vm_writev : SYS_process_vm_readv, pid, &l, 1,
-			      &rm, 1, 0));
+	return rt_ret(syscall(write ? SYS_process_vm_writev : SYS_process_vm_readv, pid, &l, 1L,
+			      &rm, 1L, 0L));
 }
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "runtime/base.h"
 
-#define RT_MASK_BITS	65
+#define RT_MASK_BITS	65L
 /* The most pages move_pages() moves at once: a slot's. */
 #define RT_MOVE_PAGES	1024
 
@@ -20,8 +20,8 @@ static inline long rt_mbind(void *addr, long len, int mode, int node, int flags)
 {
 	unsigned long mask = node >= 0 ? 1ul << node : 0;
 
-	return rt_ret(syscall(SYS_mbind, addr, len, mode, node >= 0 ? &mask : NULL,
-			      node >= 0 ? RT_MASK_BITS : 0, flags));
+	return rt_ret(syscall(SYS_mbind, addr, len, (long)mode, node >= 0 ? &mask : NULL,
+			      node >= 0 ? RT_MASK_BITS : 0L, (long)flags));
 }
 
 /* All n pages from addr to one node, or (node -1) only where they are. */
@@ -38,7 +38,8 @@ static inline long rt_move_pages(long pid, char *addr, int n, long psz, int node
 		pages[i] = addr + (long)i * psz;
 		nodes[i] = node;
 	}
-	return rt_ret(syscall(SYS_move_pages, pid, n, pages, node >= 0 ? nodes : NULL, status, 0));
+	return rt_ret(syscall(SYS_move_pages, pid, (long)n, pages, node >= 0 ? nodes : NULL, status,
+			      0L));
 }
 
 static inline long rt_migrate_pages(long pid, int from, int to)

@@ -25,7 +25,7 @@ static int arena_init(void)
 						      layouts[l][m].half_slots * len(SLOT_PAGES / 2));
 			long r = syscall(SYS_mmap, b, span, 0 /* PROT_NONE */,
 					 0x104022 /* MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE|MAP_FIXED_NOREPLACE */,
-					 -1, 0);
+					 -1, 0L);
 
 			if (r == -1)
 				break;
