@@ -63,12 +63,12 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	char why[256], *work, *exec_log, *console, *pcs = NULL;
 	struct mmf_vm_config c = {
 		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
-		.mmfuzz = o->mmfuzz, .mem_mb = o->mem_mb, .cpus = o->cpus, .numa_nodes = 2,
-		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks, .zram_mb = 128,
+		.mmfuzz = o->mmfuzz, .mem_mb = o->mem_mb, .cpus = o->cpus,
 		.guest_args = args.v, .append = o->append, .findings = true,
 	};
 	int r;
 
+	mmf_vm_fuzzing_machine(&c);
 	/* A restored guest would repeat its first boot's programs without a seed of its own. */
 	r = snprintf(g->go, sizeof(g->go), "--seed %llu --seeds -",
 		     (unsigned long long)((mmf_now_ns() * 0x9e3779b97f4a7c15ull ^

@@ -225,15 +225,14 @@ static int boot_once(struct mmf_guest_repro *g)
 	struct mmf_vm_config c = {
 		.arch = g->o.arch, .accel = g->o.accel, .kernel = g->o.kernel,
 		.initrd = g->o.initrd, .mmfuzz = g->o.mmfuzz, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
-		.numa_nodes = 2,
-		.disks = mmf_vm_default_disks, .nr_disks = mmf_vm_nr_default_disks,
-		.zram_mb = 128, .guest_args = g->o.guest_args, .ctl = true,
+		.guest_args = g->o.guest_args, .ctl = true,
 		.append = g->o.append,
 	};
 	uint64_t t0 = mmf_now_ns();
 	char why[256];
 	int r = -1, fd, started;
 
+	mmf_vm_fuzzing_machine(&c);
 	g->boots++;
 	work = mmf_xasprintf("%s/boot-%d", g->o.workdir, g->boots);
 	exec_log = mmf_xasprintf("%s/exec.log", work);

@@ -34,6 +34,14 @@ const struct mmf_vm_disk mmf_vm_default_disks[] = {
 };
 const size_t mmf_vm_nr_default_disks = ARRAY_SIZE(mmf_vm_default_disks);
 
+void mmf_vm_fuzzing_machine(struct mmf_vm_config *c)
+{
+	c->numa_nodes = 2;
+	c->disks = mmf_vm_default_disks;
+	c->nr_disks = mmf_vm_nr_default_disks;
+	c->zram_mb = 128;
+}
+
 /* Whether init's split of mmfuzz.args (on commas) gives s back as is. */
 static bool travels(const char *s)
 {

@@ -95,6 +95,14 @@ struct mmf_vm_disk {
 extern const struct mmf_vm_disk mmf_vm_default_disks[];
 extern const size_t mmf_vm_nr_default_disks;
 
+struct mmf_vm_config;
+/*
+ * The machine of a guest that fuzzes or serves programs: two NUMA nodes,
+ * the default disks (two swap, one file system) and a zram swap device;
+ * the rest of c is the caller's.
+ */
+void mmf_vm_fuzzing_machine(struct mmf_vm_config *c);
+
 struct mmf_vm_config {
 	const struct mmf_vm_arch *arch;
 	enum mmf_vm_accel accel;
