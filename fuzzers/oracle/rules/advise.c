@@ -83,10 +83,20 @@ static void advise(struct mmf_shadow *sh, uint64_t advice, int idx, int n, bool 
 	do_madvise(sh, advice, idx, n, fail);
 	if (!zaps(advice))
 		return;
-	/* A zapped page is not the one pinned or spliced any more. */
-	if (!fail)
-		mmf_pins_move(sh, idx, n, 0, 0);
-	mmf_pins_unpin(sh, idx, n, fail);
+	for (int i = 0; i < n; i++) {
+		const struct mmf_shadow_page *pg = &sh->pages[idx + i];
+
+		/*
+		 * A zapped page is not the one pinned or spliced any more, but
+		 * in a shared mapping of an object, which faults the same page
+		 * back in, unless MADV_REMOVE took it out of the object.
+		 */
+		if (advice != MMF_MADV_REMOVE && pg->view && !pg->priv && mmf_page_obj(pg) >= 0)
+			continue;
+		if (!fail)
+			mmf_pins_move(sh, idx + i, 1, 0, 0);
+		mmf_pins_unpin(sh, idx + i, 1, fail);
+	}
 }
 
 void mmf_rule_madvise(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
