@@ -51,57 +51,65 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
+/* What the options set. */
+static struct campaign_cmd {
+	struct mmf_campaign_opts o;
+	const char *arch, *kernel, *initrd, *gargs[16], *engine, *corpus[16];
+	struct lkdtm_list lkdtm;
+} cc = {
+	.o = {
+		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = 600000,
+		.out = "mmfuzz-campaign", .stop = &stop,
+	},
+	.arch = "x86_64",
+};
+
+static const struct mmf_opt campaign_opts[] = {
+	CMD_OPT_ARCH(&cc.arch),
+	MMF_OPT("vms", "N", MMF_OPT_INT, &cc.o.vms, "guests in parallel", .lo = 1, .hi = 64),
+	CMD_OPT_DURATION(&cc.o.duration_ms, "budget"),
+	CMD_OPT_OUT(&cc.o.out, "crashes/, boot-crashes/, vm-N/ go here"),
+	CMD_OPT_KERNEL(&cc.kernel, "default"),
+	CMD_OPT_VMLINUX(&cc.o.vmlinux),
+	CMD_OPT_INITRAMFS(&cc.initrd),
+	CMD_OPT_MEM(&cc.o.mem_mb),
+	CMD_OPT_CPUS(&cc.o.cpus),
+	MMF_OPT("hang-timeout", "T", MMF_OPT_MS, &cc.o.hang_ms,
+		"no console output this long is a hang", .lo = 1000,
+		.def = "scaled to the accelerator"),
+	CMD_OPT_GUEST_ARG(cc.gargs, ARRAY_SIZE(cc.gargs) - 1),
+	MMF_OPT("engine", "E", MMF_OPT_STR, &cc.engine,
+		"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
+		"guests' own loop",
+		.def = "mmfuzz"),
+	MMF_OPT("corpus", "DIR", MMF_OPT_STRS, cc.corpus,
+		"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
+		"campaign's OUT (repeatable); none: generation alone",
+		.hi = ARRAY_SIZE(cc.corpus) - 1,
+		.def = "the project's corpus/"),
+	MMF_OPT("cover", NULL, MMF_OPT_FLAG, &cc.o.cover,
+		"mmfuzz: trace the programs with KCOV and keep the PCs they\n"
+		"reach in OUT/vm-N/pcs (afl: always)"),
+	MMF_OPT("focus", "SPEC", MMF_OPT_STR, &cc.o.focus,
+		"afl: the coverage that counts: 'all', 'mm' (the functions of\n"
+		"mm/) or source files and directories, FILE[,FILE...]", .def = "mm"),
+	MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &cc.o.quiet,
+		"no progress line every 10 s (the summary stays)"),
+	MMF_OPT("no-snapshot", NULL, MMF_OPT_FLAG, &cc.o.no_snapshot,
+		"restart a guest after a finding by booting it, not from the\n"
+		"snapshot taken at its first boot"),
+	MMF_OPT("selftest-lkdtm", "T,T...", MMF_OPT_FN, &cc.lkdtm,
+		"crash-path self-test: boot k provokes LKDTM type k;\n"
+		"ends when each type was reported", .fn = parse_lkdtm),
+	MMF_OPT_END
+};
+
 int cmd_campaign(int argc, char **argv)
 {
-	struct mmf_campaign_opts o = {
-		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = 600000,
-		.out = "mmfuzz-campaign", .stop = &stop, .info = stdout,
-	};
+	struct mmf_campaign_opts *o = &cc.o;
 	struct sigaction sa = { .sa_handler = on_stop };
-	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL, *gargs[16] = { 0 };
-	const char *engine = NULL, *corpus[16] = { 0 };
 	bool afl;
-	struct lkdtm_list lkdtm = { .n = 0 };
-	const struct mmf_opt opts[] = {
-		CMD_OPT_ARCH(&arch),
-		MMF_OPT("vms", "N", MMF_OPT_INT, &o.vms, "guests in parallel", .lo = 1, .hi = 64),
-		CMD_OPT_DURATION(&o.duration_ms, "budget"),
-		CMD_OPT_OUT(&o.out, "crashes/, boot-crashes/, vm-N/ go here"),
-		CMD_OPT_KERNEL(&kernel, "default"),
-		CMD_OPT_VMLINUX(&o.vmlinux),
-		CMD_OPT_INITRAMFS(&initrd),
-		CMD_OPT_MEM(&o.mem_mb),
-		CMD_OPT_CPUS(&o.cpus),
-		MMF_OPT("hang-timeout", "T", MMF_OPT_MS, &o.hang_ms,
-			"no console output this long is a hang", .lo = 1000,
-			.def = "scaled to the accelerator"),
-		CMD_OPT_GUEST_ARG(gargs, ARRAY_SIZE(gargs) - 1),
-		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
-			"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
-			"guests' own loop",
-			.def = "mmfuzz"),
-		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
-			"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
-			"campaign's OUT (repeatable); none: generation alone",
-			.hi = ARRAY_SIZE(corpus) - 1,
-			.def = "the project's corpus/"),
-		MMF_OPT("cover", NULL, MMF_OPT_FLAG, &o.cover,
-			"mmfuzz: trace the programs with KCOV and keep the PCs they\n"
-			"reach in OUT/vm-N/pcs (afl: always)"),
-		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &o.focus,
-			"afl: the coverage that counts: 'all', 'mm' (the functions of\n"
-			"mm/) or source files and directories, FILE[,FILE...]", .def = "mm"),
-		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &o.quiet,
-			"no progress line every 10 s (the summary stays)"),
-		MMF_OPT("no-snapshot", NULL, MMF_OPT_FLAG, &o.no_snapshot,
-			"restart a guest after a finding by booting it, not from the\n"
-			"snapshot taken at its first boot"),
-		MMF_OPT("selftest-lkdtm", "T,T...", MMF_OPT_FN, &lkdtm,
-			"crash-path self-test: boot k provokes LKDTM type k;\n"
-			"ends when each type was reported", .fn = parse_lkdtm),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_opt *const tables[] = { campaign_opts, NULL };
 	const struct mmf_cmd_spec spec = {
 		.name = "campaign", .synopsis = "[options]", .tables = tables,
 		.epilog = epilog, .max_args = 0,
@@ -110,36 +118,38 @@ int cmd_campaign(int argc, char **argv)
 	char err[512];
 	int rc;
 
+	o->info = stdout;
 	mmf_opts_parse(&spec, argc, argv);
-	o.arch = mmf_vm_arch_find(arch);
-	if (!o.arch)
-		mmf_die("campaign: unknown arch '%s' (x86_64, arm64)", arch);
-	if (o.vmlinux && access(o.vmlinux, R_OK))
-		mmf_die("campaign: cannot read vmlinux %s: %s", o.vmlinux, strerror(errno));
-	if (kernel && strcmp(kernel, "debian") && mmf_vm_kernel_check(o.arch, kernel, err, sizeof(err)))
+	o->arch = mmf_vm_arch_find(cc.arch);
+	if (!o->arch)
+		mmf_die("campaign: unknown arch '%s' (x86_64, arm64)", cc.arch);
+	if (o->vmlinux && access(o->vmlinux, R_OK))
+		mmf_die("campaign: cannot read vmlinux %s: %s", o->vmlinux, strerror(errno));
+	if (cc.kernel && strcmp(cc.kernel, "debian") &&
+	    mmf_vm_kernel_check(o->arch, cc.kernel, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
-	cmd_writable_dir("campaign", "output directory", o.out);
-	if (mmf_vm_images(o.arch, kernel, initrd, &im, err, sizeof(err)))
+	cmd_writable_dir("campaign", "output directory", o->out);
+	if (mmf_vm_images(o->arch, cc.kernel, cc.initrd, &im, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
-	o.kernel = im.kernel;
-	o.initrd = im.initrd;
-	o.mmfuzz = im.mmfuzz;
-	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
-	o.guest_args = gargs;
-	o.lkdtm = lkdtm.type;
-	o.nr_lkdtm = lkdtm.n;
-	if (mmf_campaign_engine(&o, engine, &im, corpus, &afl, err, sizeof(err)))
+	o->kernel = im.kernel;
+	o->initrd = im.initrd;
+	o->mmfuzz = im.mmfuzz;
+	o->accel = mmf_vm_accel_detect(o->arch, o->kernel);
+	o->guest_args = cc.gargs;
+	o->lkdtm = cc.lkdtm.type;
+	o->nr_lkdtm = cc.lkdtm.n;
+	if (mmf_campaign_engine(o, cc.engine, &im, cc.corpus, &afl, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
 
 	printf("mmfuzz: campaign: %d %s guest(s) under %s, engine %s, for %llds, kernel %s%s,"
-	       " output in %s\n", o.vms, o.arch->name, mmf_vm_accel_name(o.accel),
+	       " output in %s\n", o->vms, o->arch->name, mmf_vm_accel_name(o->accel),
 	       afl ? "afl" : "mmfuzz",
-	       (long long)o.duration_ms / 1000, im.kernel,
-	       im.kasan == 0 ? " (KASAN is off)" : "", o.out);
+	       (long long)o->duration_ms / 1000, im.kernel,
+	       im.kasan == 0 ? " (KASAN is off)" : "", o->out);
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = mmf_campaign_main(&o, afl, "campaign");
+	rc = mmf_campaign_main(o, afl, "campaign");
 	mmf_vm_images_free(&im);
 	return rc;
 }
