@@ -40,9 +40,10 @@
 
 /*
  * syscall(2) takes its arguments as longs through "...": an int there fills
- * only half of the slot, and the sixth argument, on the stack on x86_64,
- * keeps garbage in the other half. Arguments the kernel reads as long
- * (sizes, counts, flags of unsigned long) are passed as long.
+ * only half of the slot, and a system call's sixth argument (syscall()'s
+ * seventh, on the stack on x86_64) keeps garbage in the other half.
+ * Arguments the kernel reads as long (sizes, counts, flags of unsigned
+ * long) are passed as long.
  *
  * A call that fails with -1 and errno, as the programs see it: -errno.
  */
