@@ -99,24 +99,14 @@ static int disassemble(const char *objdump, const char *vmlinux, uint64_t lo, ui
 	char *stop = mmf_xasprintf("--stop-address=0x%llx", (unsigned long long)hi);
 	char *argv[] = { (char *)objdump, "-d", "-w", start, stop, (char *)vmlinux, NULL };
 	struct sym_proc p;
-	int err = mmf_sym_run(argv, NULL, 0, NULL, &p);
+	int err = mmf_sym_run_ok(argv, &p, why);
 	const char *out;
 	size_t pos = 0;
 
 	free(start);
 	free(stop);
-	if (err) {
-		*why = mmf_xasprintf("%s: %s", objdump, strerror(-err));
+	if (err)
 		return -1;
-	}
-	if (p.status) {
-		char *w = mmf_sym_proc_why(&p);
-
-		*why = mmf_xasprintf("%s: %s", objdump, w);
-		free(w);
-		mmf_sym_proc_free(&p);
-		return -1;
-	}
 	out = p.out.buf ? p.out.buf : "";
 	while (pos < p.out.len) {
 		const char *nl = memchr(out + pos, '\n', p.out.len - pos);

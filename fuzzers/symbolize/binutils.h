@@ -35,6 +35,11 @@ int mmf_sym_run(char *const argv[], const char *in, size_t len, sym_enough_fn en
 void mmf_sym_proc_free(struct sym_proc *p);
 /* "exit status 1: <first line of stderr>" for a failed run; free it. */
 char *mmf_sym_proc_why(const struct sym_proc *p);
+/*
+ * mmf_sym_run() of a command that must succeed: 0 and its output in p, or
+ * -1 with "argv[0]: why" in *why (free it) and p freed.
+ */
+int mmf_sym_run_ok(char *const argv[], struct sym_proc *p, char **why);
 
 /* elf.c */
 struct sym_elf {

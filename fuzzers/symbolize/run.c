@@ -150,6 +150,24 @@ void mmf_sym_proc_free(struct sym_proc *p)
 	mmf_sb_free(&p->err);
 }
 
+int mmf_sym_run_ok(char *const argv[], struct sym_proc *p, char **why)
+{
+	int err = mmf_sym_run(argv, NULL, 0, NULL, p);
+	char *w;
+
+	if (err) {
+		*why = mmf_xasprintf("%s: %s", argv[0], strerror(-err));
+		return -1;
+	}
+	if (!p->status)
+		return 0;
+	w = mmf_sym_proc_why(p);
+	*why = mmf_xasprintf("%s: %s", argv[0], w);
+	free(w);
+	mmf_sym_proc_free(p);
+	return -1;
+}
+
 char *mmf_sym_proc_why(const struct sym_proc *p)
 {
 	const char *msg = p->err.buf ? p->err.buf : "";

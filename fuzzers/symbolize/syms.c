@@ -74,22 +74,10 @@ int mmf_sym_table_load(const char *nm, const char *path, struct sym_table *t, ch
 	struct sym_proc p;
 	size_t cap = 0;
 	char *line, *next;
-	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = mmf_sym_run(argv, NULL, 0, NULL, &p);
-	if (err) {
-		*why = mmf_xasprintf("%s: %s", nm, strerror(-err));
+	if (mmf_sym_run_ok(argv, &p, why))
 		return -1;
-	}
-	if (p.status) {
-		char *w = mmf_sym_proc_why(&p);
-
-		*why = mmf_xasprintf("%s: %s", nm, w);
-		free(w);
-		mmf_sym_proc_free(&p);
-		return -1;
-	}
 	t->buf = mmf_sb_detach(&p.out);
 	mmf_sym_proc_free(&p);
 	for (line = t->buf; *line; line = next) {
