@@ -34,12 +34,9 @@ static int file_pages(const struct mmf_shadow *sh, int f)
 
 static MMF_CS_EXPR(emit_vmsplice)
 {
-	int idx, n;
-
-	mmf_cs_range(s, &idx, &n);
 	mmf_sb_printf(sb, "pages(rt_vmsplice(&pins, %d, ", (int)s->args[3] % MMF_NR_PIPES);
-	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", len(%d), psz))", n);
+	mmf_cs_at_len(sb, s);
+	mmf_sb_puts(sb, ", psz))");
 }
 
 static MMF_CS_PREDICT(predict_vmsplice)
@@ -67,12 +64,9 @@ MMF_EMITTER(pipe_read, emit_pipe_read, predict_pipe_read, mmf_rt_pin, mmf_rt_pin
 
 static MMF_CS_EXPR(emit_uring_register)
 {
-	int idx, n;
-
-	mmf_cs_range(s, &idx, &n);
 	mmf_sb_puts(sb, "rt_ring_register(&pins, ");
-	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", len(%d))", n);
+	mmf_cs_at_len(sb, s);
+	mmf_sb_puts(sb, ")");
 }
 
 static MMF_CS_PREDICT(predict_uring_register)
@@ -86,12 +80,9 @@ MMF_EMITTER(uring_register, emit_uring_register, predict_uring_register, mmf_rt_
 /* pages(fn(write, files[f], addr, len, file offset)), fn's first argument first */
 static void file_io(struct strbuf *sb, const struct mmf_stmt *s, const char *fn, int write)
 {
-	int idx, n;
-
-	mmf_cs_range(s, &idx, &n);
 	mmf_sb_printf(sb, "pages(%s%d, files[%d], ", fn, write, (int)s->args[3]);
-	mmf_cs_at(sb, idx);
-	mmf_sb_printf(sb, ", len(%d), len(%d)))", n, (int)s->args[4]);
+	mmf_cs_at_len(sb, s);
+	mmf_sb_printf(sb, ", len(%d)))", (int)s->args[4]);
 }
 
 /* Reads stop at the end of the file; writes grow it. */
