@@ -140,10 +140,10 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		return -1;
 	}
 	/* Boots and requests are bounded by the proxy; AFL++'s bound is a backstop. */
-	snprintf(tmo, sizeof(tmo), "%lld+", (long long)(600000LL * mmf_vm_slowdown(o->accel)));
+	snprintf(tmo, sizeof(tmo), "%lld+", (long long)(600000LL * mmf_vm_slowdown(o->guest.accel)));
 	snprintf(budget, sizeof(budget), "%lld", (long long)(o->duration_ms / 1000));
-	snprintf(mem, sizeof(mem), "%d", o->mem_mb);
-	snprintf(cpus, sizeof(cpus), "%d", o->cpus);
+	snprintf(mem, sizeof(mem), "%d", o->guest.mem_mb);
+	snprintf(cpus, sizeof(cpus), "%d", o->guest.cpus);
 	argv[na++] = "afl-fuzz";
 	argv[na++] = "-i";
 	argv[na++] = seeds;
@@ -161,14 +161,18 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	argv[na++] = self;
 	argv[na++] = "afl-target";
 	argv[na++] = "--arch";
-	argv[na++] = o->arch->name;
+	argv[na++] = o->guest.arch->name;
 	argv[na++] = "--kernel";
-	argv[na++] = o->kernel;
+	argv[na++] = o->guest.kernel;
 	argv[na++] = "--initramfs";
-	argv[na++] = o->initrd;
-	if (o->mmfuzz) {
+	argv[na++] = o->guest.initrd;
+	if (o->guest.mmfuzz) {
 		argv[na++] = "--guest-mmfuzz";
-		argv[na++] = o->mmfuzz;
+		argv[na++] = o->guest.mmfuzz;
+	}
+	if (o->guest.append) {
+		argv[na++] = "--append";
+		argv[na++] = o->guest.append;
 	}
 	argv[na++] = "--mem";
 	argv[na++] = mem;
@@ -200,9 +204,9 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		argv[na++] = "--selftest-lkdtm";
 		argv[na++] = selftest;
 	}
-	for (int i = 0; o->guest_args && o->guest_args[i] && na < 56; i += 1) {
+	for (int i = 0; o->guest.guest_args && o->guest.guest_args[i] && na < 56; i += 1) {
 		argv[na++] = "--guest-arg";
-		argv[na++] = o->guest_args[i];
+		argv[na++] = o->guest.guest_args[i];
 	}
 	argv[na++] = "@@";
 	argv[na] = NULL;
@@ -371,7 +375,7 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 	fprintf(o->info, "mmfuzz: campaign: AFL++ engine, %d seed(s) in %s, mutator %s\n",
 		nr_seeds, seeds, access(mutator, R_OK) ? "AFL++'s own" : mutator);
 	set_env(access(mutator, R_OK) ? NULL : mutator,
-		(int64_t)MMF_VM_BOOT_MS * 2 * 3 * mmf_vm_slowdown(o->accel));
+		(int64_t)MMF_VM_BOOT_MS * 2 * 3 * mmf_vm_slowdown(o->guest.accel));
 	for (int k = 0; k < o->vms; k++) {
 		if (start(o, &in[k], k, seeds, self, focus, err, n))
 			goto stop;

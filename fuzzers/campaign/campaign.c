@@ -51,7 +51,7 @@ struct guest {
 static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64_t left_ms,
 		       char *err, size_t n)
 {
-	int slow = mmf_vm_slowdown(o->accel);
+	int slow = mmf_vm_slowdown(o->guest.accel);
 	struct mmf_monitor_opts mo = {
 		.settle_ms = 2000ull * slow,
 		.hang_ms = o->hang_ms ? (uint64_t)o->hang_ms : 2ull * MMF_VM_PROG_MS * slow,
@@ -61,11 +61,7 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	};
 	struct mmf_guest_argv args = { 0 };
 	char why[256], *work, *exec_log, *console, *pcs = NULL;
-	struct mmf_vm_config c = {
-		.arch = o->arch, .accel = o->accel, .kernel = o->kernel, .initrd = o->initrd,
-		.mmfuzz = o->mmfuzz, .mem_mb = o->mem_mb, .cpus = o->cpus,
-		.guest_args = args.v, .append = o->append, .findings = true,
-	};
+	struct mmf_vm_config c = { .guest = o->guest, .findings = true };
 	int r;
 
 	mmf_vm_fuzzing_machine(&c);
@@ -79,13 +75,14 @@ static int guest_start(const struct mmf_campaign_opts *o, struct guest *g, int64
 	/* The guest fuzzes past the budget: the host ends it (once: the guest does). */
 	mmf_guest_argv_opt(&args, "--duration", "%llds",
 			   (long long)MAX(left_ms / 1000 + (o->once ? 0 : 60), 1));
-	mmf_guest_argv_timeout(&args, o->accel);
-	mmf_guest_argv_list(&args, o->guest_args);
+	mmf_guest_argv_timeout(&args, o->guest.accel);
+	mmf_guest_argv_list(&args, o->guest.guest_args);
 	g->boot++;
 	if (o->nr_lkdtm)
 		mmf_guest_argv_opt(&args, "--lkdtm", "%s", o->lkdtm[(g->boot - 1) % o->nr_lkdtm]);
 	if (mmf_guest_argv_check(&args, err, n))
 		return -1;
+	c.guest.guest_args = args.v;
 	work = mmf_xasprintf("%s/boot-%d", g->dir, g->boot);
 	if (mmf_mkdir_p(work, 0755)) {
 		snprintf(err, n, "cannot create %s: %s", work, strerror(errno));
@@ -327,7 +324,7 @@ static int after_finding(const struct mmf_campaign_opts *o, struct guest *g,
 
 	if (f->kind == MMF_FOUND_END) {
 		int status = ended_status(g);
-		bool off = o->once && power_off(o, g, 30000ull * mmf_vm_slowdown(o->accel));
+		bool off = o->once && power_off(o, g, 30000ull * mmf_vm_slowdown(o->guest.accel));
 
 		if (o->info)
 			fprintf(o->info, "mmfuzz: vm %d: boot %d: the fuzzer ended (exit status %d); %s\n",
@@ -413,7 +410,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 	uint64_t t0 = mmf_now_ns() / 1000000, budget = t0 + o->duration_ms, shown = t0;
 	/* Once: the guests end themselves; the host waits for their boot and end too. */
 	uint64_t end = budget + (o->once ? (2ull * MMF_VM_BOOT_MS + MMF_VM_PROG_MS) *
-					   mmf_vm_slowdown(o->accel) : 0);
+					   mmf_vm_slowdown(o->guest.accel) : 0);
 	char *store = mmf_campaign_store(o), *focus = NULL, *focus_text = NULL, *seeds;
 	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	unsigned int selftest = 0;	/* LKDTM types whose boot gave a report */
@@ -454,7 +451,7 @@ int mmf_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_stat
 		gs[i].snap.off = o->no_snapshot;
 		gs[i].boot_at = t0;
 		gs[i].rx = (struct mmf_receiver){
-			.store = store, .kernel = o->kernel, .arch = o->arch->name,
+			.store = store, .kernel = o->guest.kernel, .arch = o->guest.arch->name,
 			.vmlinux = o->vmlinux, .tally = &st->tally, .info = o->info,
 			.who = gs[i].who, .seeds = index,
 		};

@@ -26,17 +26,13 @@
 #define MMF_CAMPAIGN_BOOT_FAILS	3
 
 struct mmf_campaign_opts {
-	const struct mmf_vm_arch *arch;
-	enum mmf_vm_accel accel;
-	const char *kernel, *initrd;
-	const char *mmfuzz;	/* the guest's (mmf_vm_config.mmfuzz) */
+	struct mmf_vm_guest guest;	/* guest_args: more 'mmfuzz fuzz' options */
 	const char *vmlinux;	/* symbolize reports with it; NULL: don't */
 	const char *out;	/* crashes/, boot-crashes/, vm-N/ go here */
 	const char *store;	/* the crash store; NULL: OUT/crashes */
-	int vms, mem_mb, cpus;
+	int vms;
 	int64_t duration_ms;
 	int64_t hang_ms;	/* 0: scaled default */
-	const char *const *guest_args;	/* extra 'mmfuzz fuzz' options */
 	/*
 	 * Self-test of the crash path: boot k provokes LKDTM type k (cycling);
 	 * the campaign ends once each type's boot gave a kernel report.
@@ -65,7 +61,6 @@ struct mmf_campaign_opts {
 	 * retried). The campaign ends when every guest has.
 	 */
 	bool once;
-	const char *append;	/* more kernel command line, NULL for none */
 	volatile int *stop;	/* set by a signal handler */
 	FILE *info;
 	FILE *echo;		/* a copy of every console, NULL for none */

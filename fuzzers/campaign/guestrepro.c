@@ -58,41 +58,15 @@ void mmf_guest_repro_log(void *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
-int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, const char *kernel,
-			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n)
-{
-	o->arch = mmf_vm_arch_find(arch ? arch : "x86_64");
-	if (!o->arch) {
-		snprintf(err, n, "unknown arch '%s' (x86_64, arm64)", arch);
-		return -1;
-	}
-	if (kernel && !strcmp(kernel, "default"))
-		kernel = NULL;
-	if (mmf_vm_images(o->arch, kernel, initrd, im, err, n))
-		return -1;
-	mmf_guest_repro_use(o, o->arch, im);
-	return 0;
-}
-
-void mmf_guest_repro_use(struct mmf_guest_repro_opts *o, const struct mmf_vm_arch *a,
-			 const struct mmf_vm_images *im)
-{
-	o->arch = a;
-	o->kernel = im->kernel;
-	o->initrd = im->initrd;
-	o->mmfuzz = im->mmfuzz;
-	o->accel = mmf_vm_accel_detect(a, im->kernel);
-}
-
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o)
 {
 	struct mmf_guest_repro *g = mmf_xcalloc(1, sizeof(*g));
 
 	g->o = *o;
-	mmf_guest_argv_list(&g->args, o->guest_args);
+	mmf_guest_argv_list(&g->args, o->guest.guest_args);
 	/* The guest's timeout is the requests': its runner ends a program in time. */
 	mmf_guest_argv_opt(&g->args, "--timeout", "%lldms", (long long)o->timeout_ms);
-	g->o.guest_args = g->args.v;
+	g->o.guest.guest_args = g->args.v;
 	g->console_fd = -1;
 	mmf_vm_snap_init(&g->snap, mmf_xasprintf("%s/snapshot", o->workdir));
 	mmf_sb_init(&g->console);
@@ -220,14 +194,9 @@ static void snapshot_point(struct mmf_guest_repro *g)
 
 static int boot_once(struct mmf_guest_repro *g)
 {
-	int64_t deadline = MMF_VM_BOOT_MS * 2 * mmf_vm_slowdown(g->o.accel);
+	int64_t deadline = MMF_VM_BOOT_MS * 2 * mmf_vm_slowdown(g->o.guest.accel);
 	char *work, *exec_log, *path, err[512], line[512];
-	struct mmf_vm_config c = {
-		.arch = g->o.arch, .accel = g->o.accel, .kernel = g->o.kernel,
-		.initrd = g->o.initrd, .mmfuzz = g->o.mmfuzz, .mem_mb = g->o.mem_mb, .cpus = g->o.cpus,
-		.guest_args = g->o.guest_args, .ctl = true,
-		.append = g->o.append,
-	};
+	struct mmf_vm_config c = { .guest = g->o.guest, .ctl = true };
 	uint64_t t0 = mmf_now_ns();
 	char why[256];
 	int r = -1, fd, started;
@@ -317,7 +286,7 @@ enum outcome { DONE, FAILED, DIED, HUNG };
  */
 static enum outcome follow(struct mmf_guest_repro *g, int64_t timeout_ms, struct strbuf *answer)
 {
-	int64_t deadline = (timeout_ms + MMF_VM_PROG_MS) * mmf_vm_slowdown(g->o.accel);
+	int64_t deadline = (timeout_ms + MMF_VM_PROG_MS) * mmf_vm_slowdown(g->o.guest.accel);
 	uint64_t t0 = mmf_now_ns();
 	/* A report's line can be long; one guest at a time reads here. */
 	static char line[1 << 16];

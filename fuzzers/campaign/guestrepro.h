@@ -22,40 +22,18 @@
 #include "vm/vm.h"
 
 struct mmf_guest_repro_opts {
-	const struct mmf_vm_arch *arch;
-	enum mmf_vm_accel accel;
-	const char *kernel, *initrd;
-	const char *mmfuzz;	/* the guest's (mmf_vm_config.mmfuzz) */
+	struct mmf_vm_guest guest;	/* guest_args: more 'mmfuzz repro --serve' options */
 	const char *workdir;	/* boot-N/ with disks and console.log */
-	int mem_mb, cpus;
-	const char *append;	/* more kernel command line, NULL for none */
 	/* One program, the guest's --timeout; a request's, under KVM (scaled by
 	 * the slowdown).
 	 */
 	int64_t timeout_ms;
-	/* More options of the guest's 'mmfuzz repro --serve', NULL-terminated. */
-	const char *const *guest_args;
 	FILE *info;		/* "mmfuzz: ..." progress lines, NULL: none */
 	/* Coverage focus text (cover/focus.h) sent after each boot, NULL: all. */
 	const char *focus;
 };
 
 struct mmf_guest_repro;
-
-/*
- * Fill o's arch, kernel, initrd and accelerator for an arch name and a
- * kernel (NULL or "default": the newest fuzzing kernel, else Debian's;
- * "debian"; or an image), building the initramfs if needed; im holds the
- * paths and must outlive the guests. 0, or -1 and err.
- */
-/*
- * The same from images already made for arch a (mmf_vm_images(), with
- * Debian's kernel's modules in its initramfs): they must outlive the guests.
- */
-void mmf_guest_repro_use(struct mmf_guest_repro_opts *o, const struct mmf_vm_arch *a,
-			 const struct mmf_vm_images *im);
-int mmf_guest_repro_setup(struct mmf_guest_repro_opts *o, const char *arch, const char *kernel,
-			  const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
 
 struct mmf_guest_repro *mmf_guest_repro_new(const struct mmf_guest_repro_opts *o);
 /* Boot a guest now if none runs (else the next request does): 0 or -1. */

@@ -28,7 +28,7 @@ static struct afl_cmd {
 	const char *extra[5];
 	char lkdtm[64];
 } ac = {
-	.o = { .go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 } },
+	.o = { .go = { .guest = { .mem_mb = 1024, .cpus = 2 }, .timeout_ms = 30000 } },
 	.arch = "x86_64", .stress = mmf_stress_default, .extra = { "--stress" },
 };
 
@@ -60,8 +60,9 @@ static const struct mmf_opt afl_opts[] = {
 		"the guests' mmfuzz disk image (scripts/build-initramfs.sh\n"
 		"prints it)",
 		.def = "the one built with the initramfs, or the initramfs's own"),
-	CMD_OPT_MEM(&ac.o.go.mem_mb),
-	CMD_OPT_CPUS(&ac.o.go.cpus),
+	CMD_OPT_MEM(&ac.o.go.guest.mem_mb),
+	CMD_OPT_CPUS(&ac.o.go.guest.cpus),
+	CMD_OPT_APPEND(&ac.o.go.guest.append),
 	CMD_OPT_TIMEOUT(&ac.o.go.timeout_ms),
 	MMF_OPT("work", "DIR", MMF_OPT_STR, &ac.o.go.workdir,
 		"guest consoles (boot-N/) and this proxy's log go here"),
@@ -154,16 +155,16 @@ int cmd_afl_target(int argc, char **argv)
 	cmd_writable_dir("afl-target", "the store", ac.o.store);
 	cmd_writable_dir("afl-target", "the work directory", ac.o.go.workdir);
 	load_focus(&fw);
-	if (mmf_guest_repro_setup(&ac.o.go, ac.arch, ac.kernel, ac.initrd, &im, err, sizeof(err)))
+	if (mmf_vm_guest_setup(&ac.o.go.guest, ac.arch, ac.kernel, ac.initrd, &im, err, sizeof(err)))
 		mmf_die("afl-target: %s", err);
 	ac.o.kernel_name = im.kernel;
 	if (ac.mmfuzz)
-		ac.o.go.mmfuzz = ac.mmfuzz;
+		ac.o.go.guest.mmfuzz = ac.mmfuzz;
 	mmf_guest_argv_list(&gargs, ac.extra);
 	mmf_guest_argv_list(&gargs, ac.user);
 	if (mmf_guest_argv_check(&gargs, err, sizeof(err)))
 		mmf_die("afl-target: %s", err);
-	ac.o.go.guest_args = gargs.v;
+	ac.o.go.guest.guest_args = gargs.v;
 	ac.o.go.info = open_log();
 	r = mmf_afl_target(&ac.o, err, sizeof(err));
 	if (r)

@@ -58,7 +58,7 @@ static struct campaign_cmd {
 	struct lkdtm_list lkdtm;
 } cc = {
 	.o = {
-		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = 600000,
+		.guest = { .mem_mb = 1024, .cpus = 2 }, .vms = 1, .duration_ms = 600000,
 		.out = "mmfuzz-campaign", .stop = &stop,
 	},
 	.arch = "x86_64",
@@ -72,8 +72,8 @@ static const struct mmf_opt campaign_opts[] = {
 	CMD_OPT_KERNEL(&cc.kernel, "default"),
 	CMD_OPT_VMLINUX(&cc.o.vmlinux),
 	CMD_OPT_INITRAMFS(&cc.initrd),
-	CMD_OPT_MEM(&cc.o.mem_mb),
-	CMD_OPT_CPUS(&cc.o.cpus),
+	CMD_OPT_MEM(&cc.o.guest.mem_mb),
+	CMD_OPT_CPUS(&cc.o.guest.cpus),
 	MMF_OPT("hang-timeout", "T", MMF_OPT_MS, &cc.o.hang_ms,
 		"no console output this long is a hang", .lo = 1000,
 		.def = "scaled to the accelerator"),
@@ -120,29 +120,26 @@ int cmd_campaign(int argc, char **argv)
 
 	o->info = stdout;
 	mmf_opts_parse(&spec, argc, argv);
-	o->arch = mmf_vm_arch_find(cc.arch);
-	if (!o->arch)
+	o->guest.arch = mmf_vm_arch_find(cc.arch);
+	if (!o->guest.arch)
 		mmf_die("campaign: unknown arch '%s' (x86_64, arm64)", cc.arch);
 	if (o->vmlinux && access(o->vmlinux, R_OK))
 		mmf_die("campaign: cannot read vmlinux %s: %s", o->vmlinux, strerror(errno));
 	if (cc.kernel && strcmp(cc.kernel, "debian") &&
-	    mmf_vm_kernel_check(o->arch, cc.kernel, err, sizeof(err)))
+	    mmf_vm_kernel_check(o->guest.arch, cc.kernel, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
 	cmd_writable_dir("campaign", "output directory", o->out);
-	if (mmf_vm_images(o->arch, cc.kernel, cc.initrd, &im, err, sizeof(err)))
+	if (mmf_vm_images(o->guest.arch, cc.kernel, cc.initrd, &im, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
-	o->kernel = im.kernel;
-	o->initrd = im.initrd;
-	o->mmfuzz = im.mmfuzz;
-	o->accel = mmf_vm_accel_detect(o->arch, o->kernel);
-	o->guest_args = cc.gargs;
+	mmf_vm_guest_use(&o->guest, o->guest.arch, &im);
+	o->guest.guest_args = cc.gargs;
 	o->lkdtm = cc.lkdtm.type;
 	o->nr_lkdtm = cc.lkdtm.n;
 	if (mmf_campaign_engine(o, cc.engine, &im, cc.corpus, &afl, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
 
 	printf("mmfuzz: campaign: %d %s guest(s) under %s, engine %s, for %llds, kernel %s%s,"
-	       " output in %s\n", o->vms, o->arch->name, mmf_vm_accel_name(o->accel),
+	       " output in %s\n", o->vms, o->guest.arch->name, mmf_vm_accel_name(o->guest.accel),
 	       afl ? "afl" : "mmfuzz",
 	       (long long)o->duration_ms / 1000, im.kernel,
 	       im.kasan == 0 ? " (KASAN is off)" : "", o->out);

@@ -97,13 +97,15 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	FILE *f = NULL;
 
 	char work[] = "/var/tmp/mmfuzz-exec.XXXXXX", err[512];
-	struct mmf_guest_repro_opts go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = timeout_ms,
-					   .info = stdout, .guest_args = guest_args };
+	struct mmf_guest_repro_opts go = {
+		.guest = { .mem_mb = 1024, .cpus = 2, .guest_args = guest_args },
+		.timeout_ms = timeout_ms, .info = stdout,
+	};
 	struct mmf_guest_repro *g;
 	struct mmf_vm_images im;
 	int reports = 0, rc = 0;
 
-	if (mmf_guest_repro_setup(&go, arch, kernel, NULL, &im, err, sizeof(err)))
+	if (mmf_vm_guest_setup(&go.guest, arch, kernel, NULL, &im, err, sizeof(err)))
 		mmf_die("exec: %s", err);
 	if (!mkdtemp(work))
 		mmf_die("exec: %s: %s", work, strerror(errno));
@@ -112,8 +114,8 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 	if (cover && !f)
 		mmf_die("exec: cannot write %s: %s", cover, strerror(errno));
 	go.workdir = work;
-	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.arch->name,
-	       mmf_vm_accel_name(go.accel), im.kernel, work);
+	printf("exec: %s guest under %s, kernel %s, consoles in %s\n", go.guest.arch->name,
+	       mmf_vm_accel_name(go.guest.accel), im.kernel, work);
 	g = mmf_guest_repro_new(&go);
 	for (int i = 0; i < n && !rc; i++) {
 		struct strbuf titles;

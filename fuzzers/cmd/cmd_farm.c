@@ -53,10 +53,10 @@ static int parse_accel(const char *arg, void *dst, char *err, size_t n)
 }
 
 #define OPT_ARCH(o)								\
-	MMF_OPT("arch", "A", MMF_OPT_FN, &(o).arch, "guest architecture: x86_64 or arm64", \
+	MMF_OPT("arch", "A", MMF_OPT_FN, &(o).guest.arch, "guest architecture: x86_64 or arm64", \
 		.fn = parse_arch, .def = "x86_64")
 #define OPT_ACCEL(o)								\
-	MMF_OPT("accel", "tcg|kvm", MMF_OPT_FN, &(o).accel,			\
+	MMF_OPT("accel", "tcg|kvm", MMF_OPT_FN, &(o).guest.accel,			\
 		"kvm for workers with /dev/kvm (of the guest's arch); tcg runs anywhere", \
 		.fn = parse_accel, .def = "tcg")
 
@@ -64,16 +64,19 @@ static int farm_jobs(int argc, char **argv)
 {
 	static const char *guest[MMF_FARM_MAX_ARGS + 1];
 	struct mmf_farm_job_opts o = {
-		.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .shards = 1,
-		.seed = (uint64_t)time(NULL), .budget_ms = 3600 * 1000, .mem_mb = 1024,
-		.cpus = 2, .zram_mb = 128, .guest_args = guest, .name = "farm",
+		.guest = {
+			.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .mem_mb = 1024,
+			.cpus = 2, .guest_args = guest,
+		},
+		.shards = 1, .seed = (uint64_t)time(NULL), .budget_ms = 3600 * 1000, .zram_mb = 128,
+		.name = "farm",
 	};
 	const char *out = NULL;
 	const struct mmf_opt opts[] = {
-		MMF_OPT("kernel", "K", MMF_OPT_STR, &o.kernel,
+		MMF_OPT("kernel", "K", MMF_OPT_STR, &o.guest.kernel,
 			"the kernel the workers boot (the bzImage or Image of 'make kernel'):\n"
 			"a URL, or a file (as a file:// URL); required"),
-		MMF_OPT("initramfs", "I", MMF_OPT_STR, &o.initramfs,
+		MMF_OPT("initramfs", "I", MMF_OPT_STR, &o.guest.initrd,
 			"the guests' initramfs (scripts/build-initramfs.sh): a URL or a file;\n"
 			"required"),
 		OPT_ARCH(o),
@@ -84,8 +87,8 @@ static int farm_jobs(int argc, char **argv)
 		MMF_OPT("budget", "T", MMF_OPT_MS, &o.budget_ms, "fuzzing time of each shard",
 			.lo = 10000, .def = "1h"),
 		CMD_OPT_SEED(&o.seed),
-		CMD_OPT_MEM(&o.mem_mb),
-		CMD_OPT_CPUS(&o.cpus),
+		CMD_OPT_MEM(&o.guest.mem_mb),
+		CMD_OPT_CPUS(&o.guest.cpus),
 		MMF_OPT("zram", "MB", MMF_OPT_INT, &o.zram_mb,
 			"each of the guest's two zram swap devices", .lo = 0, .hi = 1 << 16),
 		MMF_OPT("name", "NAME", MMF_OPT_STR, &o.name, "the batch's name in job names"),
@@ -103,7 +106,7 @@ static int farm_jobs(int argc, char **argv)
 	uint64_t seed;
 
 	mmf_opts_parse(&spec, argc, argv);
-	if (!o.kernel || !o.initramfs || !out) {
+	if (!o.guest.kernel || !o.guest.initrd || !out) {
 		mmf_warnx_("farm jobs: --kernel, --initramfs and --out are needed");
 		return MMF_EXIT_USAGE;
 	}
@@ -149,15 +152,17 @@ static int farm_jobs(int argc, char **argv)
 static int farm_device(int argc, char **argv)
 {
 	struct mmf_farm_job_opts o = {
-		.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .mem_mb = 1024,
-		.cpus = 2,
+		.guest = {
+			.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .mem_mb = 1024,
+			.cpus = 2,
+		},
 	};
 	const char *out = NULL;
 	const struct mmf_opt opts[] = {
 		OPT_ARCH(o),
 		OPT_ACCEL(o),
-		CMD_OPT_MEM(&o.mem_mb),
-		CMD_OPT_CPUS(&o.cpus),
+		CMD_OPT_MEM(&o.guest.mem_mb),
+		CMD_OPT_CPUS(&o.guest.cpus),
 		MMF_OPT("out", "FILE", MMF_OPT_STR, &out, "the device dictionary to write"),
 		MMF_OPT_END
 	};

@@ -145,7 +145,7 @@ static int serve(struct repro_cmd *rc)
 static struct repro_cmd rc = {
 	.eo = { .exec_log_fd = -1, .corrupt_after = -1, .hang_after = -1 },
 	.ops = { .attempts = 5, .min_attempts = 2, .max_steps = 300, .log = log_line },
-	.go = { .mem_mb = 1024, .cpus = 2, .timeout_ms = 30000 },
+	.go = { .guest = { .mem_mb = 1024, .cpus = 2 }, .timeout_ms = 30000 },
 	.stress = "none",
 };
 
@@ -154,8 +154,8 @@ static const struct mmf_opt repro_opts[] = {
 	CMD_OPT_KERNEL(&rc.kernel, ""),
 	CMD_OPT_ARCH(&rc.arch, .def = "x86_64"),
 	CMD_OPT_INITRAMFS(&rc.initrd),
-	CMD_OPT_MEM(&rc.go.mem_mb),
-	CMD_OPT_CPUS(&rc.go.cpus),
+	CMD_OPT_MEM(&rc.go.guest.mem_mb),
+	CMD_OPT_CPUS(&rc.go.guest.cpus),
 	MMF_OPT("work", "DIR", MMF_OPT_STR, &rc.go.workdir, "guest consoles go here",
 		.def = "/var/tmp/mmfuzz-repro.*"),
 	MMF_OPT("attempts", "N", MMF_OPT_INT, &rc.ops.attempts, "runs per candidate",
@@ -196,12 +196,12 @@ static struct mmf_guest_repro *repro_guests(struct mmf_vm_images *im)
 			mmf_die("repro: %s: %s", work, strerror(errno));
 	}
 	cmd_writable_dir("repro", "work directory", rc.go.workdir);
-	if (mmf_guest_repro_setup(&rc.go, rc.arch, rc.kernel, rc.initrd, im, err, sizeof(err)))
+	if (mmf_vm_guest_setup(&rc.go.guest, rc.arch, rc.kernel, rc.initrd, im, err, sizeof(err)))
 		mmf_die("repro: %s", err);
-	rc.go.guest_args = rc.gargs.v;
+	rc.go.guest.guest_args = rc.gargs.v;
 	rc.go.info = stdout;
-	printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.arch->name,
-	       mmf_vm_accel_name(rc.go.accel), im->kernel, rc.go.workdir);
+	printf("repro: %s guests under %s, kernel %s, consoles in %s\n", rc.go.guest.arch->name,
+	       mmf_vm_accel_name(rc.go.guest.accel), im->kernel, rc.go.workdir);
 	return mmf_guest_repro_new(&rc.go);
 }
 

@@ -53,7 +53,8 @@ int cmd_vm(int argc, char **argv)
 	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL;
 	const char *gopts[16] = { 0 }, *engine = NULL, *corpus[16] = { 0 };
 	struct mmf_campaign_opts o = {
-		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = 600000, .out = "mmfuzz-vm",
+		.guest = { .mem_mb = 1024, .cpus = 2 }, .vms = 1, .duration_ms = 600000,
+		.out = "mmfuzz-vm",
 		.once = true, .stop = &stop, .info = stdout,
 	};
 	uint64_t seed = UINT64_MAX;
@@ -63,14 +64,14 @@ int cmd_vm(int argc, char **argv)
 		CMD_OPT_KERNEL(&kernel, "default"),
 		CMD_OPT_INITRAMFS(&initrd),
 		CMD_OPT_DURATION(&o.duration_ms, "the guest fuzzer's budget"),
-		CMD_OPT_MEM(&o.mem_mb),
-		CMD_OPT_CPUS(&o.cpus),
+		CMD_OPT_MEM(&o.guest.mem_mb),
+		CMD_OPT_CPUS(&o.guest.cpus),
 		MMF_OPT("seed", "N", MMF_OPT_U64, &seed, "the guest fuzzer's seed", .hi = INT64_MAX,
 			.def = "its own, from the clock"),
 		CMD_OPT_OUT(&o.out, "vm-0/, crashes/, summary.json go here"),
 		MMF_OPT("console", NULL, MMF_OPT_FLAG, &echo,
 			"copy the guest's console to stdout"),
-		CMD_OPT_APPEND(&o.append),
+		CMD_OPT_APPEND(&o.guest.append),
 		CMD_OPT_GUEST_ARG(gopts, ARRAY_SIZE(gopts) - 1),
 		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
 			"afl: AFL++ over KCOV on the host (see 'mmfuzz campaign');\n"
@@ -96,8 +97,8 @@ int cmd_vm(int argc, char **argv)
 	char err[512];
 	int rc, i = mmf_opts_parse(&spec, argc, argv);
 
-	o.arch = mmf_vm_arch_find(arch);
-	if (!o.arch)
+	o.guest.arch = mmf_vm_arch_find(arch);
+	if (!o.guest.arch)
 		mmf_die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
 	cmd_writable_dir("vm", "output directory", o.out);
 	o.echo = echo ? stdout : NULL;
@@ -109,21 +110,18 @@ int cmd_vm(int argc, char **argv)
 	/* Refused before anything is fetched or built. */
 	if (mmf_guest_argv_check(&gargs, err, sizeof(err)))
 		mmf_die("vm: %s", err);
-	o.guest_args = gargs.v;
+	o.guest.guest_args = gargs.v;
 
-	if (mmf_vm_images(o.arch, kernel, initrd, &im, err, sizeof(err)))
+	if (mmf_vm_images(o.guest.arch, kernel, initrd, &im, err, sizeof(err)))
 		mmf_die("vm: %s", err);
-	print_images(o.arch, &im, kernel != NULL);
-	o.kernel = im.kernel;
-	o.initrd = im.initrd;
-	o.mmfuzz = im.mmfuzz;
-	o.accel = mmf_vm_accel_detect(o.arch, o.kernel);
+	print_images(o.guest.arch, &im, kernel != NULL);
+	mmf_vm_guest_use(&o.guest, o.guest.arch, &im);
 	if (mmf_campaign_engine(&o, engine, &im, corpus, &afl, err, sizeof(err)))
 		mmf_die("vm: %s", err);
 	if (afl && i < argc)
 		mmf_die("vm: options after -- are for the mmfuzz engine's loop");
 	printf("mmfuzz: vm: %s guest on %s, engine %s, %d CPUs, %d MiB, for %llds, output in %s\n",
-	       o.arch->name, mmf_vm_accel_name(o.accel), afl ? "afl" : "mmfuzz", o.cpus, o.mem_mb,
+	       o.guest.arch->name, mmf_vm_accel_name(o.guest.accel), afl ? "afl" : "mmfuzz", o.guest.cpus, o.guest.mem_mb,
 	       (long long)o.duration_ms / 1000, o.out);
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);

@@ -36,15 +36,12 @@
 #define MMF_FARM_MAX_ARGS	16
 
 struct mmf_farm_job_opts {
-	const struct mmf_vm_arch *arch;
-	enum mmf_vm_accel accel;
-	const char *kernel, *initramfs;	/* URLs (a path becomes file://) */
+	/* kernel, initrd: URLs (a path becomes file://); no append */
+	struct mmf_vm_guest guest;
 	int shard, shards;		/* shard of shards, from 1 */
 	uint64_t seed;			/* the shard's own */
 	int64_t budget_ms;
-	int mem_mb, cpus;
 	int zram_mb;
-	const char *const *guest_args;	/* more options of the guest's fuzzer */
 	const char *name;		/* the batch's name, in each job's name */
 };
 

@@ -39,18 +39,18 @@ static void quoted(struct strbuf *sb, const char *s)
  */
 static int extra_options(const struct mmf_farm_job_opts *o, char **v)
 {
-	const struct mmf_vm_arch *a = o->arch;
-	bool x86 = !strcmp(a->name, "x86_64"), kvm = o->accel == MMF_VM_KVM;
+	const struct mmf_vm_arch *a = o->guest.arch;
+	bool x86 = !strcmp(a->name, "x86_64"), kvm = o->guest.accel == MMF_VM_KVM;
 	int nr = 0;
 
 	if (x86 && !kvm)
-		v[nr++] = mmf_xasprintf("-cpu %s", a->cpu[o->accel]);
+		v[nr++] = mmf_xasprintf("-cpu %s", a->cpu[o->guest.accel]);
 	if (x86)
 		v[nr++] = mmf_xasprintf("-machine %s", a->machine);
 	if (!x86 || !kvm)
 		v[nr++] = mmf_xstrdup(kvm ? "-accel kvm" : "-accel tcg,thread=multi");
 	/* Sockets: see vm/argv.c; a kernel without ACPI finds one CPU per package. */
-	v[nr++] = mmf_xasprintf("-smp %d,sockets=%d", o->cpus, o->cpus);
+	v[nr++] = mmf_xasprintf("-smp %d,sockets=%d", o->guest.cpus, o->guest.cpus);
 	/* panic=-1 reboots: without this, the guest would boot and fuzz again. */
 	v[nr++] = mmf_xstrdup("-no-reboot");
 	if (a->extra[0]) {
@@ -87,30 +87,29 @@ static void minutes(struct strbuf *sb, const char *indent, const char *key, int6
 
 int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *err, size_t n)
 {
-	const struct mmf_vm_arch *a = o->arch;
+	const struct mmf_vm_arch *a = o->guest.arch;
 	/* The shard's own options first: a guest argument cannot undo them. */
 	struct mmf_guest_argv args = { 0 };
-	char *kernel = url_of(o->kernel), *initrd = url_of(o->initramfs);
-	struct mmf_vm_config c = {
-		.arch = a, .accel = o->accel, .cpus = o->cpus, .zram_mb = o->zram_mb,
-		/* panic=0: a panic prints its end line, which ends the monitor (the last panic= counts). */
-		.append = "mmfuzz.mode=farm printk.devkmsg=on panic=0", .guest_args = args.v,
-	};
-	int64_t slow = mmf_vm_slowdown(o->accel);
+	char *kernel = url_of(o->guest.kernel), *initrd = url_of(o->guest.initrd);
+	struct mmf_vm_config c = { .guest = o->guest, .zram_mb = o->zram_mb };
+	int64_t slow = mmf_vm_slowdown(o->guest.accel);
 	int64_t boot_ms = MMF_VM_BOOT_MS * slow, end_ms = (MMF_VM_PROG_MS + MMF_VM_TEARDOWN_MS) * slow;
 	int64_t test_ms = o->budget_ms + boot_ms + 2 * end_ms + 5 * 60000;
 	char *cmdline = NULL, *extra[16];
 	int nr_extra;
 
 	if (!kernel || !initrd) {
-		snprintf(err, n, "%s: no such file", !kernel ? o->kernel : o->initramfs);
+		snprintf(err, n, "%s: no such file", !kernel ? o->guest.kernel : o->guest.initrd);
 		free(kernel);
 		free(initrd);
 		return -1;
 	}
 	mmf_guest_argv_opt(&args, "--seed", "%llu", (unsigned long long)o->seed);
 	mmf_guest_argv_opt(&args, "--duration", "%llds", (long long)(o->budget_ms / 1000));
-	mmf_guest_argv_list(&args, o->guest_args);
+	mmf_guest_argv_list(&args, o->guest.guest_args);
+	c.guest.guest_args = args.v;
+	/* panic=0: a panic prints its end line, which ends the monitor (the last panic= counts). */
+	c.guest.append = "mmfuzz.mode=farm printk.devkmsg=on panic=0";
 	cmdline = mmf_guest_argv_check(&args, err, n) ? NULL : mmf_vm_cmdline(&c, err, n);
 	if (!cmdline) {
 		free(kernel);
@@ -135,12 +134,12 @@ int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *e
 	minutes(yaml, "  ", "connection", 2 * 60000);
 	mmf_sb_puts(yaml, "priority: medium\nvisibility: public\ncontext:\n");
 	mmf_sb_printf(yaml, "  arch: %s\n", a->name);
-	if (o->accel != MMF_VM_KVM)
+	if (o->guest.accel != MMF_VM_KVM)
 		mmf_sb_puts(yaml, "  no_kvm: true\n");
-	mmf_sb_printf(yaml, "  memory: %d\n", o->mem_mb);
+	mmf_sb_printf(yaml, "  memory: %d\n", o->guest.mem_mb);
 	if (strcmp(a->name, "x86_64")) {
 		mmf_sb_puts(yaml, "  cpu: ");
-		quoted(yaml, a->cpu[o->accel]);
+		quoted(yaml, a->cpu[o->guest.accel]);
 		mmf_sb_puts(yaml, "\n  machine: ");
 		quoted(yaml, a->machine);
 		mmf_sb_puts(yaml, "\n");
@@ -188,7 +187,7 @@ int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *e
 
 void mmf_farm_device(const struct mmf_farm_job_opts *o, struct strbuf *yaml)
 {
-	const struct mmf_vm_arch *a = o->arch;
+	const struct mmf_vm_arch *a = o->guest.arch;
 	bool x86 = !strcmp(a->name, "x86_64");
 	char *extra[16];
 	int nr_extra = extra_options(o, extra);
@@ -213,15 +212,15 @@ void mmf_farm_device(const struct mmf_farm_job_opts *o, struct strbuf *yaml)
 		    "        parameters:\n");
 	mmf_sb_printf(yaml, "          command: %s\n          options:\n", a->qemu);
 	if (!x86) {
-		mmf_sb_printf(yaml, "          - -cpu %s\n", a->cpu[o->accel]);
+		mmf_sb_printf(yaml, "          - -cpu %s\n", a->cpu[o->guest.accel]);
 		mmf_sb_printf(yaml, "          - -machine %s\n", a->machine);
-	} else if (o->accel == MMF_VM_KVM) {
+	} else if (o->guest.accel == MMF_VM_KVM) {
 		mmf_sb_puts(yaml, "          - -cpu host\n          - -enable-kvm\n");
 	}
 	mmf_sb_printf(yaml, "          - -nographic\n"
 		      "          - -net nic,model=virtio,macaddr=52:54:00:12:34:58 -net user\n"
 		      "          - -m %d\n          - -monitor none\n          extra:\n",
-		      o->mem_mb);
+		      o->guest.mem_mb);
 	for (int i = 0; i < nr_extra; i++) {
 		mmf_sb_puts(yaml, "          - ");
 		quoted(yaml, extra[i]);

@@ -283,13 +283,13 @@ struct mmf_autorepro *mmf_autorepro_start(const struct mmf_autorepro_opts *o, ch
 {
 	struct mmf_autorepro *a = mmf_xcalloc(1, sizeof(*a));
 	struct mmf_guest_repro_opts go = {
-		.mem_mb = o->mem_mb, .cpus = o->cpus, .timeout_ms = REQUEST_MS,
+		.guest = { .mem_mb = o->mem_mb, .cpus = o->cpus, .guest_args = o->hook_args },
+		.timeout_ms = REQUEST_MS,
 	};
 
 	a->o = *o;
 	pthread_mutex_init(&a->lock, NULL);
-	mmf_guest_repro_use(&go, mmf_vm_arch_find(o->arch), o->im);
-	go.guest_args = o->hook_args;
+	mmf_vm_guest_use(&go.guest, mmf_vm_arch_find(o->arch), o->im);
 	a->w = mmf_xcalloc(o->workers, sizeof(*a->w));
 	for (int i = 0; i < o->workers; i++) {
 		struct worker *w = &a->w[i];

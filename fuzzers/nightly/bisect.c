@@ -106,8 +106,8 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 		      char *err, size_t n)
 {
 	struct mmf_guest_repro_opts go = {
-		.mem_mb = o->mem_mb, .cpus = o->cpus, .timeout_ms = REQUEST_MS, .workdir = stepdir,
-		.info = o->info,
+		.guest = { .mem_mb = o->mem_mb, .cpus = o->cpus, .guest_args = o->hook_args },
+		.timeout_ms = REQUEST_MS, .workdir = stepdir, .info = o->info,
 	};
 	struct mmf_repro_progress progress = { 0 };
 	struct mmf_repro_ops ops = {
@@ -126,7 +126,7 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 	path = mmf_xasprintf("%s/title", o->crashdir);
 	title = mmf_read_file(path, NULL);
 	free(path);
-	if (nr <= 0 || !title || mmf_guest_repro_setup(&go, o->arch, image, NULL, &im, err, n)) {
+	if (nr <= 0 || !title || mmf_vm_guest_setup(&go.guest, o->arch, image, NULL, &im, err, n)) {
 		if (nr == 0 || !title)
 			snprintf(err, n, "%s: no reproducer (repro.prog) or title", o->crashdir);
 		free(progs);
@@ -134,7 +134,6 @@ static int repro_hits(const struct mmf_bisect_opts *o, const char *image, const 
 		return -1;
 	}
 	title[strcspn(title, "\n")] = '\0';
-	go.guest_args = o->hook_args;
 	g = mmf_guest_repro_new(&go);
 	ops.ctx = g;
 	/* Any hit says bad; good takes every try clean. */

@@ -251,8 +251,8 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 	const struct mmf_vm_arch *a = mmf_vm_arch_find(arch);
 	int workers = o->vms >= 2 ? MAX(1, o->vms / 4) : 0;
 	struct mmf_campaign_opts co = {
-		.arch = a, .vms = o->vms - workers, .mem_mb = o->mem_mb, .cpus = o->cpus,
-		.duration_ms = budget_ms, .guest_args = o->hook_args, .stop = o->stop,
+		.guest = { .mem_mb = o->mem_mb, .cpus = o->cpus, .guest_args = o->hook_args },
+		.vms = o->vms - workers, .duration_ms = budget_ms, .stop = o->stop,
 		.info = o->info, .store = nt->crashes,
 	};
 	struct mmf_autorepro_opts ro = {
@@ -279,11 +279,8 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 		kernel_id_free(&k);
 		return -1;
 	}
-	co.kernel = im.kernel;
-	co.initrd = im.initrd;
-	co.mmfuzz = im.mmfuzz;
+	mmf_vm_guest_use(&co.guest, a, &im);
 	co.vmlinux = im.vmlinux;
-	co.accel = mmf_vm_accel_detect(a, im.kernel);
 	co.out = mmf_xasprintf("%s/%s", nt->dir, arch);
 	co.cover = im.kcov == 1;
 	ro.im = &im;

@@ -30,7 +30,7 @@ struct run {
 	const struct mmf_validate_opts *o;
 	struct mmf_val_result *r;
 	struct mmf_vm_images im[MMF_NR_SIDES];
-	enum mmf_vm_accel accel[MMF_NR_SIDES];
+	struct mmf_vm_guest guest[MMF_NR_SIDES];	/* each side's, of im */
 	/* what each case runs */
 	struct mmf_prog (*progs)[MMF_REPRO_MAX_PROGS];
 	int *nr_progs;
@@ -219,11 +219,7 @@ static struct mmf_guest_repro *side_guest(struct run *run, int side, const char 
 {
 	const struct mmf_validate_opts *o = run->o;
 	struct mmf_guest_repro_opts go = {
-		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .mmfuzz = run->im[side].mmfuzz,
-		.mem_mb = 1024, .cpus = 2,
-		.append = o->side[side].append, .timeout_ms = 30000,
-		.guest_args = o->side[side].guest_args, .info = o->info,
+		.guest = run->guest[side], .timeout_ms = 30000, .info = o->info,
 	};
 
 	*work = mmf_xasprintf("%s/%s", o->out, name);
@@ -351,11 +347,8 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 	const struct mmf_validate_opts *o = run->o;
 	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes, *weights = NULL;
 	struct mmf_campaign_opts co = {
-		.arch = o->arch, .accel = run->accel[side], .kernel = run->im[side].kernel,
-		.initrd = run->im[side].initrd, .mmfuzz = run->im[side].mmfuzz,
-		.vmlinux = run->im[side].vmlinux, .out = out,
-		.vms = 1, .mem_mb = 1024, .cpus = 2, .duration_ms = o->budget_ms, .stop = &never_stop,
-		.info = o->info,
+		.guest = run->guest[side], .vmlinux = run->im[side].vmlinux, .out = out,
+		.vms = 1, .duration_ms = o->budget_ms, .stop = &never_stop, .info = o->info,
 	};
 	const char *corpus[2] = { o->seeds };
 	struct mmf_campaign_stats st;
@@ -665,7 +658,7 @@ static int kernels(struct run *run, char *err, size_t n)
 	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		const char *src = o->side[s].src;
-		struct mmf_guest_repro_opts go = { 0 };
+		struct mmf_vm_guest *g = &run->guest[s];
 		char *kernel = NULL, *series = NULL;
 		uint64_t t0 = mmf_now_ns();
 		int r;
@@ -684,15 +677,18 @@ static int kernels(struct run *run, char *err, size_t n)
 				return -1;
 			info(o, "%s: kernel ready in %.0fs", side_name[s], (mmf_now_ns() - t0) / 1e9);
 		}
-		r = mmf_guest_repro_setup(&go, o->arch->name, kernel ? kernel : src, NULL,
-					  &run->im[s], err, n);
+		*g = (struct mmf_vm_guest){
+			.mem_mb = 1024, .cpus = 2, .append = o->side[s].append,
+			.guest_args = o->side[s].guest_args,
+		};
+		r = mmf_vm_guest_setup(g, o->arch->name, kernel ? kernel : src, NULL, &run->im[s],
+				       err, n);
 		free(kernel);
 		if (r)
 			return -1;
-		run->accel[s] = go.accel;
 		run->r->kernel[s] = mmf_xstrdup(run->im[s].kernel);
 		info(o, "%s: %s under %s", side_name[s], run->im[s].kernel,
-		     mmf_vm_accel_name(run->accel[s]));
+		     mmf_vm_accel_name(g->accel));
 	}
 	return 0;
 }

@@ -50,34 +50,34 @@ static bool travels(const char *s)
 
 char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 {
-	int slow = mmf_vm_slowdown(c->accel);
+	int slow = mmf_vm_slowdown(c->guest.accel);
 	struct strbuf sb;
 
 	mmf_sb_init(&sb);
 	/* Every oops or warning ends the guest: its report is the last thing on the console. */
-	mmf_sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->arch->console);
+	mmf_sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->guest.arch->console);
 	for (size_t i = 0; i < ARRAY_SIZE(watchdogs); i++)
 		mmf_sb_printf(&sb, " %s=%d", watchdogs[i].param,
 			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
 	mmf_sb_printf(&sb, " mmfuzz.zram=%d mmfuzz.slowdown=%d mmfuzz.cpus=%d", c->zram_mb, slow,
-		      c->cpus);
+		      c->guest.cpus);
 	if (c->ctl)
 		mmf_sb_puts(&sb, " mmfuzz.mode=serve");
 	if (c->snapshot)
 		mmf_sb_puts(&sb, " mmfuzz.snapshot=1");
-	if (c->append && *c->append)
-		mmf_sb_printf(&sb, " %s", c->append);
-	for (size_t i = 0; c->guest_args && c->guest_args[i]; i++) {
-		if (!travels(c->guest_args[i])) {
+	if (c->guest.append && *c->guest.append)
+		mmf_sb_printf(&sb, " %s", c->guest.append);
+	for (size_t i = 0; c->guest.guest_args && c->guest.guest_args[i]; i++) {
+		if (!travels(c->guest.guest_args[i])) {
 			snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
 				 "kernel command line (empty, or a comma, quote or space)",
-				 c->guest_args[i]);
+				 c->guest.guest_args[i]);
 			mmf_sb_free(&sb);
 			return NULL;
 		}
 		/* With snapshots they travel on the go line (mmf_vm_go()). */
 		if (!c->snapshot && !c->restore)
-			mmf_sb_printf(&sb, "%s%s", i ? "," : " mmfuzz.args=", c->guest_args[i]);
+			mmf_sb_printf(&sb, "%s%s", i ? "," : " mmfuzz.args=", c->guest.guest_args[i]);
 	}
 	return mmf_sb_detach(&sb);
 }
@@ -117,7 +117,7 @@ static void add_sb(struct argv *a, struct strbuf *sb)
 
 char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 {
-	const struct mmf_vm_arch *arch = c->arch;
+	const struct mmf_vm_arch *arch = c->guest.arch;
 	char *cmdline = mmf_vm_cmdline(c, err, n);
 	struct argv a = { 0 };
 	struct strbuf sb;
@@ -130,21 +130,21 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, arch->machine);
 	add(&a, "-accel");
 	/* Multi-threaded TCG: one host thread per guest CPU. */
-	add(&a, c->accel == MMF_VM_KVM ? "kvm" : "tcg,thread=multi");
+	add(&a, c->guest.accel == MMF_VM_KVM ? "kvm" : "tcg,thread=multi");
 	add(&a, "-cpu");
-	add(&a, arch->cpu[c->accel]);
+	add(&a, arch->cpu[c->guest.accel]);
 	add(&a, "-m");
-	add_own(&a, mmf_xasprintf("%d", c->mem_mb));
+	add_own(&a, mmf_xasprintf("%d", c->guest.mem_mb));
 	/*
 	 * One socket per CPU: a kernel without ACPI finds the CPUs in
 	 * SeaBIOS's MP table, which lists one CPU per package, and QEMU's
 	 * plain -smp N makes one package of N cores.
 	 */
 	add(&a, "-smp");
-	add_own(&a, mmf_xasprintf("%d,sockets=%d", c->cpus, c->cpus));
+	add_own(&a, mmf_xasprintf("%d,sockets=%d", c->guest.cpus, c->guest.cpus));
 	for (int i = 0; c->numa_nodes > 1 && i < c->numa_nodes; i++) {
-		int mb = c->mem_mb / c->numa_nodes + (i ? 0 : c->mem_mb % c->numa_nodes);
-		int lo = i * c->cpus / c->numa_nodes, hi = (i + 1) * c->cpus / c->numa_nodes - 1;
+		int mb = c->guest.mem_mb / c->numa_nodes + (i ? 0 : c->guest.mem_mb % c->numa_nodes);
+		int lo = i * c->guest.cpus / c->numa_nodes, hi = (i + 1) * c->guest.cpus / c->numa_nodes - 1;
 
 		add(&a, "-object");
 		add_own(&a, mmf_xasprintf("memory-backend-ram,id=node%d,size=%dM", i, mb));
@@ -157,9 +157,9 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 			add_own(&a, mmf_xasprintf("node,nodeid=%d,memdev=node%d", i, i));
 	}
 	add(&a, "-kernel");
-	add(&a, c->kernel);
+	add(&a, c->guest.kernel);
 	add(&a, "-initrd");
-	add(&a, c->initrd);
+	add(&a, c->guest.initrd);
 	add(&a, "-append");
 	add_own(&a, cmdline);
 	add(&a, "-nographic");
@@ -214,7 +214,7 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 		qemu_opt(&sb, c->disks[i].serial);
 		add_sb(&a, &sb);
 	}
-	if (c->mmfuzz) {
+	if (c->guest.mmfuzz) {
 		add(&a, "-drive");
 		mmf_sb_puts(&sb, "file=");
 		qemu_opt(&sb, c->workdir);

@@ -265,6 +265,33 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	return 0;
 }
 
+void mmf_vm_guest_use(struct mmf_vm_guest *g, const struct mmf_vm_arch *a,
+		      const struct mmf_vm_images *im)
+{
+	g->arch = a;
+	g->kernel = im->kernel;
+	g->initrd = im->initrd;
+	g->mmfuzz = im->mmfuzz;
+	g->accel = mmf_vm_accel_detect(a, im->kernel);
+}
+
+int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *kernel,
+		       const char *initrd, struct mmf_vm_images *im, char *err, size_t n)
+{
+	const struct mmf_vm_arch *a = mmf_vm_arch_find(arch ? arch : "x86_64");
+
+	if (!a) {
+		snprintf(err, n, "unknown arch '%s' (x86_64, arm64)", arch);
+		return -1;
+	}
+	if (kernel && !strcmp(kernel, "default"))
+		kernel = NULL;
+	if (mmf_vm_images(a, kernel, initrd, im, err, n))
+		return -1;
+	mmf_vm_guest_use(g, a, im);
+	return 0;
+}
+
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
 		       char *err, size_t n)
 {

@@ -203,8 +203,8 @@ static int link_bin(const struct mmf_vm_config *c, struct mmf_vm *vm, char *err,
 {
 	vm->bin_img = mmf_xasprintf("%s/%s.img", c->workdir, MMF_VM_BIN_SERIAL);
 	unlink(vm->bin_img);
-	if (access(c->mmfuzz, R_OK) || symlink(c->mmfuzz, vm->bin_img)) {
-		snprintf(err, n, "the guest's mmfuzz %s: %s", c->mmfuzz, strerror(errno));
+	if (access(c->guest.mmfuzz, R_OK) || symlink(c->guest.mmfuzz, vm->bin_img)) {
+		snprintf(err, n, "the guest's mmfuzz %s: %s", c->guest.mmfuzz, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -338,8 +338,8 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		vm->qmp_path = mmf_xasprintf("%s/qmp.sock", c->workdir);
 		unlink(vm->qmp_path);
 		mmf_sb_init(&sb);
-		for (size_t i = 0; c->guest_args && c->guest_args[i]; i++)
-			mmf_sb_printf(&sb, "%s%s", i ? " " : "", c->guest_args[i]);
+		for (size_t i = 0; c->guest.guest_args && c->guest.guest_args[i]; i++)
+			mmf_sb_printf(&sb, "%s%s", i ? " " : "", c->guest.guest_args[i]);
 		vm->go_args = mmf_sb_detach(&sb);
 	}
 	if (c->restore && strpbrk(c->restore, "'\"\\")) {
@@ -354,7 +354,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 		snprintf(err, n, "work directory %s: %s", c->workdir, strerror(errno));
 		goto fail;
 	}
-	if (make_disks(c, vm, err, n) || (c->mmfuzz && link_bin(c, vm, err, n)) ||
+	if (make_disks(c, vm, err, n) || (c->guest.mmfuzz && link_bin(c, vm, err, n)) ||
 	    open_exec_log(c, vm, err, n))
 		goto fail;
 	if (pipe2(out, O_CLOEXEC))
@@ -419,7 +419,7 @@ int mmf_vm_start(const struct mmf_vm_config *c, struct mmf_vm **vmp, char *err, 
 	*vmp = vm;
 	return 0;
 fail_errno:
-	snprintf(err, n, "starting %s: %s", c->arch->qemu, strerror(errno));
+	snprintf(err, n, "starting %s: %s", c->guest.arch->qemu, strerror(errno));
 fail:
 	vm_free(vm);
 	return -1;
@@ -627,7 +627,7 @@ static char *qemu_path(const char *name)
 char *mmf_vm_snapshot_key(const struct mmf_vm_config *c)
 {
 	struct mmf_vm_config k = *c;
-	char **argv, *qemu = qemu_path(c->arch->qemu), err[256];
+	char **argv, *qemu = qemu_path(c->guest.arch->qemu), err[256];
 	uint64_t h = mmf_fnv64(MMF_FNV64_INIT, SNAP_FORMAT, sizeof(SNAP_FORMAT));
 
 	k.workdir = k.exec_log = "@";
@@ -640,9 +640,9 @@ char *mmf_vm_snapshot_key(const struct mmf_vm_config *c)
 	if (argv)
 		h = hash_file(h, qemu);
 	if (argv && h)
-		h = hash_file(h, c->kernel);
-	if (argv && h && c->initrd)
-		h = hash_file(h, c->initrd);
+		h = hash_file(h, c->guest.kernel);
+	if (argv && h && c->guest.initrd)
+		h = hash_file(h, c->guest.initrd);
 	free(qemu);
 	return argv && h ? mmf_xasprintf("%016llx", (unsigned long long)h) : NULL;
 }

@@ -103,7 +103,13 @@ struct mmf_vm_config;
  */
 void mmf_vm_fuzzing_machine(struct mmf_vm_config *c);
 
-struct mmf_vm_config {
+/*
+ * What a guest is, as a command's options say it: every command that boots
+ * guests (campaign, vm, afl, repro, exec, nightly, bisect, validate, farm)
+ * holds one and passes it down whole, and the guest's QEMU argv and kernel
+ * command line are made from it here (mmf_vm_config.guest).
+ */
+struct mmf_vm_guest {
 	const struct mmf_vm_arch *arch;
 	enum mmf_vm_accel accel;
 	const char *kernel;
@@ -115,10 +121,17 @@ struct mmf_vm_config {
 	 * /bin/mmfuzz.
 	 */
 	const char *mmfuzz;
-	const char *workdir;	/* scratch disks go here */
-	const char *exec_log;	/* host file the guest's execution log is appended to */
 	int mem_mb;
 	int cpus;
+	const char *append;	/* more kernel command line, NULL for none */
+	/* Options of the guest's 'mmfuzz fuzz --native' (or repro --serve), NULL-terminated. */
+	const char *const *guest_args;
+};
+
+struct mmf_vm_config {
+	struct mmf_vm_guest guest;
+	const char *workdir;	/* scratch disks go here */
+	const char *exec_log;	/* host file the guest's execution log is appended to */
 	/*
 	 * NUMA nodes (0 or 1: none): memory split evenly, CPUs in blocks,
 	 * so that mbind and migration have somewhere to go.
@@ -127,9 +140,6 @@ struct mmf_vm_config {
 	const struct mmf_vm_disk *disks;
 	size_t nr_disks;
 	int zram_mb;		/* guest zram swap device size, 0 for none */
-	const char *append;	/* more kernel command line, NULL for none */
-	/* Options of the guest's 'mmfuzz fuzz --native', NULL-terminated. */
-	const char *const *guest_args;
 	/*
 	 * A control channel: a virtio port named MMF_VM_CTL_PORT in the guest,
 	 * workdir/ctl.sock on the host (mmf_vm_ctl_fd). Then init serves
@@ -323,6 +333,17 @@ const char *mmf_vm_cache_dir(void);
 int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *initrd,
 		  struct mmf_vm_images *im, char *err, size_t n);
 void mmf_vm_images_free(struct mmf_vm_images *im);
+/* g boots im's kernel, initramfs and mmfuzz on a, with the accelerator a has here. */
+void mmf_vm_guest_use(struct mmf_vm_guest *g, const struct mmf_vm_arch *a,
+		      const struct mmf_vm_images *im);
+/*
+ * The same for an arch name (NULL: x86_64) and a kernel (NULL or
+ * "default": the newest fuzzing kernel, else Debian's; "debian"; or an
+ * image) and initramfs (NULL: built) by mmf_vm_images(); im holds the
+ * paths and must outlive the guests. 0, or -1 and err.
+ */
+int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *kernel,
+		       const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
 /* Whether path is a kernel image QEMU boots for a; 0, or -1 and err. */
 int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err, size_t n);
 /*

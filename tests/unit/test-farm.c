@@ -112,11 +112,14 @@ static void test_jobs(void)
 {
 	static const char *const args[] = { "--stress", "swap+ksm", NULL };
 	struct mmf_farm_job_opts o = {
-		.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG,
-		.kernel = "https://lab.example/k/bzImage",
-		.initramfs = "https://lab.example/k/initramfs.cpio.gz", .shard = 2, .shards = 4,
-		.seed = 1001, .budget_ms = 3600 * 1000, .mem_mb = 1024, .cpus = 2, .zram_mb = 128,
-		.guest_args = args, .name = "nightly",
+		.guest = {
+			.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG,
+			.kernel = "https://lab.example/k/bzImage",
+			.initrd = "https://lab.example/k/initramfs.cpio.gz", .mem_mb = 1024,
+			.cpus = 2, .guest_args = args,
+		},
+		.shard = 2, .shards = 4, .seed = 1001, .budget_ms = 3600 * 1000, .zram_mb = 128,
+		.name = "nightly",
 	};
 	static const char *const bad[] = { "a,b", NULL };
 	struct strbuf sb;
@@ -129,15 +132,15 @@ static void test_jobs(void)
 	mmf_farm_device(&o, &sb);
 	check_file("device-x86_64-tcg.yaml", &sb);
 	sb.len = 0;
-	o.arch = mmf_vm_arch_find("arm64");
-	o.accel = MMF_VM_KVM;
+	o.guest.arch = mmf_vm_arch_find("arm64");
+	o.guest.accel = MMF_VM_KVM;
 	CHECK(!mmf_farm_job(&o, &sb, err, sizeof(err)), "%s", err);
 	check_file("shard-arm64-kvm.yaml", &sb);
 	sb.len = 0;
-	o.guest_args = bad;
+	o.guest.guest_args = bad;
 	CHECK(mmf_farm_job(&o, &sb, err, sizeof(err)) == -1 && strstr(err, "'a,b'"),
 	      "a comma refused: %s", err);
-	o.kernel = "/nonexistent/bzImage";
+	o.guest.kernel = "/nonexistent/bzImage";
 	CHECK(mmf_farm_job(&o, &sb, err, sizeof(err)) == -1 &&
 	      !strcmp(err, "/nonexistent/bzImage: no such file"), "missing kernel: %s", err);
 	mmf_sb_free(&sb);

@@ -25,11 +25,13 @@ static const char *const guest_args[] = { "--duration", "40s", "--seed", "7", NU
 static struct mmf_vm_config config(const char *arch, enum mmf_vm_accel accel)
 {
 	struct mmf_vm_config c = {
-		.arch = mmf_vm_arch_find(arch), .accel = accel,
-		.kernel = "/k/Image", .initrd = "/k/initrd.gz",
-		.workdir = "/w,x", .exec_log = "/o/exec.log",
-		.mem_mb = 1024, .cpus = 2, .disks = mmf_vm_default_disks,
-		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 64, .guest_args = guest_args,
+		.guest = {
+			.arch = mmf_vm_arch_find(arch), .accel = accel,
+			.kernel = "/k/Image", .initrd = "/k/initrd.gz",
+			.mem_mb = 1024, .cpus = 2, .guest_args = guest_args,
+		},
+		.workdir = "/w,x", .exec_log = "/o/exec.log", .disks = mmf_vm_default_disks,
+		.nr_disks = mmf_vm_nr_default_disks, .zram_mb = 64,
 	};
 
 	return c;
@@ -93,18 +95,18 @@ static void test_cmdline(void)
 	      !strcmp(strstr(s, " mmfuzz.args=") + 13, "--duration,40s,--seed,7"), "%s", s);
 	free(s);
 
-	c.accel = MMF_VM_KVM;
-	c.append = "mmfuzz.crash_after=5";
+	c.guest.accel = MMF_VM_KVM;
+	c.guest.append = "mmfuzz.crash_after=5";
 	s = mmf_vm_cmdline(&c, err, sizeof(err));
 	CHECK(strstr(s, " rcupdate.rcu_cpu_stall_timeout=21 "), "%s", s);
 	CHECK(strstr(s, " mmfuzz.crash_after=5 "), "%s", s);
 	CHECK(strstr(s, " mmfuzz.slowdown=1 "), "%s", s);
 	free(s);
 
-	c.guest_args = bad;
+	c.guest.guest_args = bad;
 	CHECK(!mmf_vm_cmdline(&c, err, sizeof(err)), "a comma must not pass");
 	CHECK(strstr(err, "'a,b'"), "%s", err);
-	c.guest_args = NULL;
+	c.guest.guest_args = NULL;
 	s = mmf_vm_cmdline(&c, err, sizeof(err));
 	CHECK(s && !strstr(s, "mmfuzz.args"), "%s", s);
 	free(s);
@@ -168,12 +170,12 @@ static void test_argv(void)
 	CHECK(!has_arg(argv, "virtio-blk-pci,drive=bin,serial=bin"), "a disk of mmfuzz unasked for");
 	mmf_vm_argv_free(argv);
 	/* The guest's mmfuzz: a read-only disk in the run's directory, never its path. */
-	c.mmfuzz = "/build/mmfuzz-static";
+	c.guest.mmfuzz = "/build/mmfuzz-static";
 	argv = mmf_vm_argv(&c, err, sizeof(err));
 	CHECK(has_arg(argv, "file=/w,,x/bin.img,if=none,id=bin,format=raw,readonly=on") &&
 	      has_arg(argv, "virtio-blk-pci,drive=bin,serial=bin"), "the disk of mmfuzz");
 	mmf_vm_argv_free(argv);
-	c.mmfuzz = NULL;
+	c.guest.mmfuzz = NULL;
 
 	{
 		char v[16];
@@ -220,7 +222,7 @@ static void test_run(void)
 	      "fake qemu");
 	arch.qemu = qemu;
 	c = config("x86_64", MMF_VM_KVM);
-	c.arch = &arch;
+	c.guest.arch = &arch;
 	c.workdir = work;
 	c.exec_log = log;
 
@@ -359,31 +361,31 @@ static void test_snapshot_key(void)
 	put(dir, "initrd", "i");
 	CHECK(!chmod(at(qemu, dir, "qemu"), 0755), "chmod");
 	arch.qemu = qemu;
-	c.arch = &arch;
-	c.kernel = at(kernel, dir, "kernel");
-	c.initrd = at(initrd, dir, "initrd");
-	c.mmfuzz = "/build-1/mmfuzz";
+	c.guest.arch = &arch;
+	c.guest.kernel = at(kernel, dir, "kernel");
+	c.guest.initrd = at(initrd, dir, "initrd");
+	c.guest.mmfuzz = "/build-1/mmfuzz";
 	d = c;
 	d.workdir = "/elsewhere/boot-3";
 	d.exec_log = "/elsewhere/exec.log";
-	d.guest_args = other_args;
+	d.guest.guest_args = other_args;
 	d.snapshot = true;
 	/* The guest reads its mmfuzz after the point: a new build restores. */
-	d.mmfuzz = "/build-2/mmfuzz";
+	d.guest.mmfuzz = "/build-2/mmfuzz";
 	k1 = mmf_vm_snapshot_key(&c);
 	k2 = mmf_vm_snapshot_key(&d);
 	CHECK(k1 && k2 && !strcmp(k1, k2), "paths, options, mmfuzz: %s %s", k1, k2);
 	free(k2);
-	d.mmfuzz = NULL;
+	d.guest.mmfuzz = NULL;
 	k2 = mmf_vm_snapshot_key(&d);
 	CHECK(k2 && strcmp(k1, k2), "without the disk of mmfuzz, the same key");
 	free(k2);
-	d.mmfuzz = c.mmfuzz;
-	d.mem_mb *= 2;
+	d.guest.mmfuzz = c.guest.mmfuzz;
+	d.guest.mem_mb *= 2;
 	k2 = mmf_vm_snapshot_key(&d);
 	CHECK(k2 && strcmp(k1, k2), "more memory, the same key");
 	free(k2);
-	d.mem_mb = c.mem_mb;
+	d.guest.mem_mb = c.guest.mem_mb;
 	CHECK(!utimensat(AT_FDCWD, kernel, old, 0), "utimensat");
 	k2 = mmf_vm_snapshot_key(&d);
 	CHECK(k2 && strcmp(k1, k2), "a rebuilt kernel, the same key");
