@@ -60,91 +60,61 @@ static int parse_accel(const char *arg, void *dst, char *err, size_t n)
 		"kvm for workers with /dev/kvm (of the guest's arch); tcg runs anywhere", \
 		.fn = parse_accel, .def = "tcg")
 
+static const char *jobs_guest[MMF_FARM_MAX_ARGS + 1];
+static struct mmf_farm_job_opts jobs = {
+	.guest = {
+		.arch = &mmf_vm_arches[0], .accel = MMF_VM_TCG, .mem_mb = 1024, .cpus = 2,
+		.guest_args = jobs_guest,
+	},
+	.shards = 1, .budget_ms = 3600 * 1000, .zram_mb = 128, .name = "farm",
+};
+static const char *jobs_out;
+
+static const struct mmf_opt jobs_opts[] = {
+	MMF_OPT("kernel", "K", MMF_OPT_STR, &jobs.guest.kernel,
+		"the kernel the workers boot (the bzImage or Image of 'make kernel'):\n"
+		"a URL, or a file (as a file:// URL); required"),
+	MMF_OPT("initramfs", "I", MMF_OPT_STR, &jobs.guest.initrd,
+		"the guests' initramfs (scripts/build-initramfs.sh): a URL or a file;\n"
+		"required"),
+	OPT_ARCH(jobs),
+	OPT_ACCEL(jobs),
+	MMF_OPT("shards", "N", MMF_OPT_INT, &jobs.shards,
+		"jobs, each a guest fuzzing for the budget with its own seed",
+		.lo = 1, .hi = 10000),
+	MMF_OPT("budget", "T", MMF_OPT_MS, &jobs.budget_ms, "fuzzing time of each shard",
+		.lo = 10000, .def = "1h"),
+	CMD_OPT_SEED(&jobs.seed),
+	CMD_OPT_MEM(&jobs.guest.mem_mb),
+	CMD_OPT_CPUS(&jobs.guest.cpus),
+	MMF_OPT("zram", "MB", MMF_OPT_INT, &jobs.zram_mb,
+		"each of the guest's two zram swap devices", .lo = 0, .hi = 1 << 16),
+	MMF_OPT("name", "NAME", MMF_OPT_STR, &jobs.name, "the batch's name in job names"),
+	CMD_OPT_GUEST_ARG(jobs_guest, MMF_FARM_MAX_ARGS),
+	CMD_OPT_OUT(&jobs_out, "the directory of the job files (shard-K.yaml)"),
+	MMF_OPT_END
+};
+
 static int farm_jobs(int argc, char **argv)
 {
-	static const char *guest[MMF_FARM_MAX_ARGS + 1];
-	struct mmf_farm_job_opts o = {
-		.guest = {
-			.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .mem_mb = 1024,
-			.cpus = 2, .guest_args = guest,
-		},
-		.shards = 1, .seed = (uint64_t)time(NULL), .budget_ms = 3600 * 1000, .zram_mb = 128,
-		.name = "farm",
-	};
-	const char *out = NULL;
-	const struct mmf_opt opts[] = {
-		MMF_OPT("kernel", "K", MMF_OPT_STR, &o.guest.kernel,
-			"the kernel the workers boot (the bzImage or Image of 'make kernel'):\n"
-			"a URL, or a file (as a file:// URL); required"),
-		MMF_OPT("initramfs", "I", MMF_OPT_STR, &o.guest.initrd,
-			"the guests' initramfs (scripts/build-initramfs.sh): a URL or a file;\n"
-			"required"),
-		OPT_ARCH(o),
-		OPT_ACCEL(o),
-		MMF_OPT("shards", "N", MMF_OPT_INT, &o.shards,
-			"jobs, each a guest fuzzing for the budget with its own seed",
-			.lo = 1, .hi = 10000),
-		MMF_OPT("budget", "T", MMF_OPT_MS, &o.budget_ms, "fuzzing time of each shard",
-			.lo = 10000, .def = "1h"),
-		CMD_OPT_SEED(&o.seed),
-		CMD_OPT_MEM(&o.guest.mem_mb),
-		CMD_OPT_CPUS(&o.guest.cpus),
-		MMF_OPT("zram", "MB", MMF_OPT_INT, &o.zram_mb,
-			"each of the guest's two zram swap devices", .lo = 0, .hi = 1 << 16),
-		MMF_OPT("name", "NAME", MMF_OPT_STR, &o.name, "the batch's name in job names"),
-		CMD_OPT_GUEST_ARG(guest, MMF_FARM_MAX_ARGS),
-		CMD_OPT_OUT(&out, "the directory of the job files (shard-K.yaml)"),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_opt *const tables[] = { jobs_opts, NULL };
 	const struct mmf_cmd_spec spec = {
 		.name = "farm jobs", .synopsis = JOBS_SYN, .tables = tables,
 		.epilog = "Shard K fuzzes with seed S + K - 1. --guest-arg options reach each\n"
 			  "guest's 'mmfuzz fuzz' (e.g. --stress swap+ksm, test hooks).\n",
 	};
 	char err[512];
-	uint64_t seed;
 
+	jobs.seed = (uint64_t)time(NULL);
 	mmf_opts_parse(&spec, argc, argv);
-	if (!o.guest.kernel || !o.guest.initrd || !out) {
+	if (!jobs.guest.kernel || !jobs.guest.initrd || !jobs_out) {
 		mmf_warnx_("farm jobs: --kernel, --initramfs and --out are needed");
 		return MMF_EXIT_USAGE;
 	}
-	seed = o.seed;
-	if (mmf_mkdir_p(out, 0755)) {
-		mmf_warnx_("farm jobs: cannot create %s: %s", out, strerror(errno));
+	cmd_writable_dir("farm jobs", "output directory", jobs_out);
+	if (mmf_farm_jobs_write(&jobs, jobs_out, stdout, err, sizeof(err))) {
+		mmf_warnx_("farm jobs: %s", err);
 		return MMF_EXIT_ERROR;
-	}
-	/* Every job is made before one is written, and none replaces a file. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int k = 1; k <= o.shards; k++) {
-			char *path = mmf_xasprintf("%s/shard-%d.yaml", out, k);
-			struct strbuf yaml;
-			int r;
-
-			mmf_sb_init(&yaml);
-			o.shard = k;
-			o.seed = seed + k - 1;
-			r = mmf_farm_job(&o, &yaml, err, sizeof(err));
-			if (!r && !pass && !access(path, F_OK)) {
-				snprintf(err, sizeof(err), "%s exists: give another --out", path);
-				r = -1;
-			}
-			if (!r && pass && mmf_write_file_new(path, yaml.buf, yaml.len)) {
-				snprintf(err, sizeof(err), "cannot write %s: %s", path,
-					 strerror(errno));
-				r = -1;
-			}
-			if (!r && pass)
-				printf("farm: %s: shard %d of %d, seed %llu\n", path, k, o.shards,
-				       (unsigned long long)o.seed);
-			mmf_sb_free(&yaml);
-			free(path);
-			if (r) {
-				mmf_warnx_("farm jobs: %s", err);
-				return MMF_EXIT_ERROR;
-			}
-		}
 	}
 	return fflush(stdout) ? MMF_EXIT_ERROR : MMF_EXIT_CLEAN;
 }
@@ -152,10 +122,7 @@ static int farm_jobs(int argc, char **argv)
 static int farm_device(int argc, char **argv)
 {
 	struct mmf_farm_job_opts o = {
-		.guest = {
-			.arch = mmf_vm_arch_find("x86_64"), .accel = MMF_VM_TCG, .mem_mb = 1024,
-			.cpus = 2,
-		},
+		.guest = { .arch = &mmf_vm_arches[0], .accel = MMF_VM_TCG, .mem_mb = 1024, .cpus = 2 },
 	};
 	const char *out = NULL;
 	const struct mmf_opt opts[] = {

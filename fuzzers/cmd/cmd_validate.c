@@ -66,60 +66,65 @@ static int parse_runs(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+static struct mmf_validate_opts vo = {
+	.benches = "all", .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
+	.repro_ms = 600000, .mutants = 4, .tested_by = "mmfuzz <mmfuzz@localhost>",
+};
+static const char *vo_arch = "x86_64";
+#define BASE	(vo.side[MMF_BASE])
+#define PATCHED	(vo.side[MMF_PATCHED])
+
+static const struct mmf_opt validate_opts[] = {
+	MMF_OPT("base", "A", MMF_OPT_STR, &BASE.src, "the base kernel"),
+	MMF_OPT("patched", "B", MMF_OPT_STR, &PATCHED.src, "the patched kernel"),
+	MMF_OPT("patch", "FILE", MMF_OPT_STRS, PATCHED.patches,
+		"patched = a copy of the tree A with FILE applied (repeatable: a\n"
+		"series, in order)", .hi = ARRAY_SIZE(PATCHED.patches) - 1),
+	CMD_OPT_ARCH(&vo_arch),
+	MMF_OPT("store", "DIR", MMF_OPT_STR, &vo.store,
+		"run the reproducers of this crash store"),
+	MMF_OPT("corpus", "DIR", MMF_OPT_STR, &vo.corpus, "run these .mmf programs",
+		.def = "none"),
+	MMF_OPT("seeds", "DIR", MMF_OPT_STR, &vo.seeds,
+		"fuzzing starts from these .mmf programs ('none': generation\n"
+		"alone)", .def = "the project's corpus/"),
+	MMF_OPT("attempts", "N", MMF_OPT_INT, &vo.attempts, "runs of each per kernel",
+		.lo = 1, .hi = 1000),
+	MMF_OPT("bench", "LIST", MMF_OPT_STR, &vo.benches, "all, none, or NAME,NAME..."),
+	MMF_OPT("runs", "N", MMF_OPT_FN, &vo.runs,
+		"benchmark runs per kernel, or 'auto': until every change's interval\n"
+		"is within +-min-change/2 (3 to 20 runs)", .fn = parse_runs, .def = "5"),
+	MMF_OPT("budget", "T", MMF_OPT_MS, &vo.budget_ms, "fuzz each kernel this long",
+		.def = "0: no fuzzing"),
+	MMF_OPT("repro-time", "T", MMF_OPT_MS, &vo.repro_ms,
+		"reproducing a patched-only title, at most", .def = "10m"),
+	MMF_OPT("mutants", "N", MMF_OPT_INT, &vo.mutants,
+		"mutated reproducers tried on the base", .lo = 0, .hi = 100),
+	MMF_OPT("tested-by", "ID", MMF_OPT_STR, &vo.tested_by,
+		"the Tested-by: line's 'Name <address>' when nothing regressed"),
+	MMF_OPT("alpha", "P", MMF_OPT_FN, &vo.alpha, "family-wise significance level",
+		.fn = parse_alpha, .def = "0.05"),
+	MMF_OPT("min-change", "F", MMF_OPT_FN, &vo.min_change,
+		"smaller relative changes are noise", .fn = parse_change, .def = "0.05"),
+	MMF_OPT("base-append", "ARGS", MMF_OPT_STR, &BASE.append,
+		"more kernel command line for the base kernel"),
+	MMF_OPT("patched-append", "ARGS", MMF_OPT_STR, &PATCHED.append,
+		"more kernel command line for the patched kernel"),
+	MMF_OPT("base-guest-arg", "ARG", MMF_OPT_STRS, BASE.guest_args,
+		"pass ARG to the base guest's mmfuzz (repeatable)",
+		.hi = ARRAY_SIZE(BASE.guest_args) - 1),
+	MMF_OPT("patched-guest-arg", "ARG", MMF_OPT_STRS, PATCHED.guest_args,
+		"pass ARG to the patched guest's mmfuzz (repeatable)",
+		.hi = ARRAY_SIZE(PATCHED.guest_args) - 1),
+	CMD_OPT_OUT(&vo.out, "guests' consoles, campaigns, verdict.txt and verdict.json"),
+	MMF_OPT_END
+};
+
 int cmd_validate(int argc, char **argv)
 {
-	static struct mmf_validate_opts o = {
-		.benches = "all", .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
-		.repro_ms = 600000, .mutants = 4, .tested_by = "mmfuzz <mmfuzz@localhost>",
-	};
-	struct mmf_validate_side *base = &o.side[MMF_BASE], *patched = &o.side[MMF_PATCHED];
-	const char *arch = "x86_64";
-	const struct mmf_opt opts[] = {
-		MMF_OPT("base", "A", MMF_OPT_STR, &base->src, "the base kernel"),
-		MMF_OPT("patched", "B", MMF_OPT_STR, &patched->src, "the patched kernel"),
-		MMF_OPT("patch", "FILE", MMF_OPT_STRS, patched->patches,
-			"patched = a copy of the tree A with FILE applied (repeatable: a\n"
-			"series, in order)", .hi = ARRAY_SIZE(patched->patches) - 1),
-		CMD_OPT_ARCH(&arch),
-		MMF_OPT("store", "DIR", MMF_OPT_STR, &o.store,
-			"run the reproducers of this crash store"),
-		MMF_OPT("corpus", "DIR", MMF_OPT_STR, &o.corpus, "run these .mmf programs",
-			.def = "none"),
-		MMF_OPT("seeds", "DIR", MMF_OPT_STR, &o.seeds,
-			"fuzzing starts from these .mmf programs ('none': generation\n"
-			"alone)", .def = "the project's corpus/"),
-		MMF_OPT("attempts", "N", MMF_OPT_INT, &o.attempts, "runs of each per kernel",
-			.lo = 1, .hi = 1000),
-		MMF_OPT("bench", "LIST", MMF_OPT_STR, &o.benches, "all, none, or NAME,NAME..."),
-		MMF_OPT("runs", "N", MMF_OPT_FN, &o.runs,
-			"benchmark runs per kernel, or 'auto': until every change's interval\n"
-			"is within +-min-change/2 (3 to 20 runs)", .fn = parse_runs, .def = "5"),
-		MMF_OPT("budget", "T", MMF_OPT_MS, &o.budget_ms, "fuzz each kernel this long",
-			.def = "0: no fuzzing"),
-		MMF_OPT("repro-time", "T", MMF_OPT_MS, &o.repro_ms,
-			"reproducing a patched-only title, at most", .def = "10m"),
-		MMF_OPT("mutants", "N", MMF_OPT_INT, &o.mutants,
-			"mutated reproducers tried on the base", .lo = 0, .hi = 100),
-		MMF_OPT("tested-by", "ID", MMF_OPT_STR, &o.tested_by,
-			"the Tested-by: line's 'Name <address>' when nothing regressed"),
-		MMF_OPT("alpha", "P", MMF_OPT_FN, &o.alpha, "family-wise significance level",
-			.fn = parse_alpha, .def = "0.05"),
-		MMF_OPT("min-change", "F", MMF_OPT_FN, &o.min_change,
-			"smaller relative changes are noise", .fn = parse_change, .def = "0.05"),
-		MMF_OPT("base-append", "ARGS", MMF_OPT_STR, &base->append,
-			"more kernel command line for the base kernel"),
-		MMF_OPT("patched-append", "ARGS", MMF_OPT_STR, &patched->append,
-			"more kernel command line for the patched kernel"),
-		MMF_OPT("base-guest-arg", "ARG", MMF_OPT_STRS, base->guest_args,
-			"pass ARG to the base guest's mmfuzz (repeatable)",
-			.hi = ARRAY_SIZE(base->guest_args) - 1),
-		MMF_OPT("patched-guest-arg", "ARG", MMF_OPT_STRS, patched->guest_args,
-			"pass ARG to the patched guest's mmfuzz (repeatable)",
-			.hi = ARRAY_SIZE(patched->guest_args) - 1),
-		CMD_OPT_OUT(&o.out, "guests' consoles, campaigns, verdict.txt and verdict.json"),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_opt *const tables[] = { validate_opts, NULL };
+	struct mmf_validate_side *base = &BASE, *patched = &PATCHED;
+	struct mmf_validate_opts *o = &vo;
 	const struct mmf_cmd_spec spec = {
 		.name = "validate",
 		.synopsis = "--base A (--patched B | --patch FILE) --out DIR [options]",
@@ -131,16 +136,16 @@ int cmd_validate(int argc, char **argv)
 	mmf_opts_parse(&spec, argc, argv);
 	if (!patched->src && patched->patches[0])
 		patched->src = base->src;
-	if (!base->src || !patched->src || !o.out)
+	if (!base->src || !patched->src || !o->out)
 		mmf_die("validate: give --base, --patched (or --patch) and --out (see --help)");
-	o.arch = mmf_vm_arch_find(arch);
-	if (!o.arch)
-		mmf_die("validate: unknown arch '%s' (x86_64, arm64)", arch);
-	if (o.seeds && strcmp(o.seeds, "none") && !mmf_is_dir(o.seeds))
-		mmf_die("validate: seeds %s: not a directory", o.seeds);
-	cmd_writable_dir("validate", "output directory", o.out);
-	o.info = stdout;
-	rc = mmf_validate(&o, err, sizeof(err));
+	o->arch = mmf_vm_arch_find(vo_arch);
+	if (!o->arch)
+		mmf_die("validate: unknown arch '%s' (x86_64, arm64)", vo_arch);
+	if (o->seeds && strcmp(o->seeds, "none") && !mmf_is_dir(o->seeds))
+		mmf_die("validate: seeds %s: not a directory", o->seeds);
+	cmd_writable_dir("validate", "output directory", o->out);
+	o->info = stdout;
+	rc = mmf_validate(o, err, sizeof(err));
 	if (rc < 0)
 		mmf_die("validate: %s", err);
 	return rc;

@@ -48,85 +48,93 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 		printf("mmfuzz: the guest's mmfuzz %s\n", im->mmfuzz);
 }
 
+static struct vm_cmd {
+	struct mmf_campaign_opts o;
+	const char *arch, *kernel, *initrd, *engine;
+	const char *gopts[16], *corpus[16];
+	uint64_t seed;
+	bool echo;
+} vc = {
+	.o = {
+		.guest = { .mem_mb = 1024, .cpus = 2 }, .vms = 1, .duration_ms = 600000,
+		.out = "mmfuzz-vm", .once = true, .stop = &stop,
+	},
+	.arch = "x86_64", .seed = UINT64_MAX,
+};
+
+static const struct mmf_opt vm_opts[] = {
+	CMD_OPT_ARCH(&vc.arch),
+	CMD_OPT_KERNEL(&vc.kernel, "default"),
+	CMD_OPT_INITRAMFS(&vc.initrd),
+	CMD_OPT_DURATION(&vc.o.duration_ms, "the guest fuzzer's budget"),
+	CMD_OPT_MEM(&vc.o.guest.mem_mb),
+	CMD_OPT_CPUS(&vc.o.guest.cpus),
+	MMF_OPT("seed", "N", MMF_OPT_U64, &vc.seed, "the guest fuzzer's seed", .hi = INT64_MAX,
+		.def = "its own, from the clock"),
+	CMD_OPT_OUT(&vc.o.out, "vm-0/, crashes/, summary.json go here"),
+	MMF_OPT("console", NULL, MMF_OPT_FLAG, &vc.echo, "copy the guest's console to stdout"),
+	CMD_OPT_APPEND(&vc.o.guest.append),
+	CMD_OPT_GUEST_ARG(vc.gopts, ARRAY_SIZE(vc.gopts) - 1),
+	MMF_OPT("engine", "E", MMF_OPT_STR, &vc.engine,
+		"afl: AFL++ over KCOV on the host (see 'mmfuzz campaign');\n"
+		"mmfuzz: the guest's own loop",
+		.def = "mmfuzz"),
+	MMF_OPT("corpus", "DIR", MMF_OPT_STRS, vc.corpus,
+		"seeds (repeatable); none: generation alone", .hi = ARRAY_SIZE(vc.corpus) - 1,
+		.def = "the project's corpus/"),
+	MMF_OPT("focus", "SPEC", MMF_OPT_STR, &vc.o.focus,
+		"afl: the coverage that counts: all, mm, FILE[,FILE...]", .def = "mm"),
+	MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &vc.o.quiet,
+		"no progress line every 10 s (the summary stays)"),
+	MMF_OPT_END
+};
+
 int cmd_vm(int argc, char **argv)
 {
-	const char *arch = "x86_64", *kernel = NULL, *initrd = NULL;
-	const char *gopts[16] = { 0 }, *engine = NULL, *corpus[16] = { 0 };
-	struct mmf_campaign_opts o = {
-		.guest = { .mem_mb = 1024, .cpus = 2 }, .vms = 1, .duration_ms = 600000,
-		.out = "mmfuzz-vm",
-		.once = true, .stop = &stop, .info = stdout,
-	};
-	uint64_t seed = UINT64_MAX;
-	bool echo = false, afl;
-	const struct mmf_opt opts[] = {
-		CMD_OPT_ARCH(&arch),
-		CMD_OPT_KERNEL(&kernel, "default"),
-		CMD_OPT_INITRAMFS(&initrd),
-		CMD_OPT_DURATION(&o.duration_ms, "the guest fuzzer's budget"),
-		CMD_OPT_MEM(&o.guest.mem_mb),
-		CMD_OPT_CPUS(&o.guest.cpus),
-		MMF_OPT("seed", "N", MMF_OPT_U64, &seed, "the guest fuzzer's seed", .hi = INT64_MAX,
-			.def = "its own, from the clock"),
-		CMD_OPT_OUT(&o.out, "vm-0/, crashes/, summary.json go here"),
-		MMF_OPT("console", NULL, MMF_OPT_FLAG, &echo,
-			"copy the guest's console to stdout"),
-		CMD_OPT_APPEND(&o.guest.append),
-		CMD_OPT_GUEST_ARG(gopts, ARRAY_SIZE(gopts) - 1),
-		MMF_OPT("engine", "E", MMF_OPT_STR, &engine,
-			"afl: AFL++ over KCOV on the host (see 'mmfuzz campaign');\n"
-			"mmfuzz: the guest's own loop",
-			.def = "mmfuzz"),
-		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
-			"seeds (repeatable); none: generation alone", .hi = ARRAY_SIZE(corpus) - 1,
-			.def = "the project's corpus/"),
-		MMF_OPT("focus", "SPEC", MMF_OPT_STR, &o.focus,
-			"afl: the coverage that counts: all, mm, FILE[,FILE...]", .def = "mm"),
-		MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &o.quiet,
-			"no progress line every 10 s (the summary stays)"),
-		MMF_OPT_END
-	};
-	const struct mmf_opt *const tables[] = { opts, NULL };
+	const struct mmf_opt *const tables[] = { vm_opts, NULL };
 	const struct mmf_cmd_spec spec = {
 		.name = "vm", .synopsis = "--arch x86_64|arm64 [options] [-- guest fuzzer options]",
 		.tables = tables, .epilog = epilog, .max_args = -1,
 	};
+	struct mmf_campaign_opts *o = &vc.o;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct mmf_guest_argv gargs = { 0 };
 	struct mmf_vm_images im;
 	char err[512];
+	bool afl;
 	int rc, i = mmf_opts_parse(&spec, argc, argv);
 
-	o.guest.arch = mmf_vm_arch_find(arch);
-	if (!o.guest.arch)
-		mmf_die("vm: unknown arch '%s' (x86_64 or arm64)", arch);
-	cmd_writable_dir("vm", "output directory", o.out);
-	o.echo = echo ? stdout : NULL;
+	o->info = stdout;
+	o->guest.arch = mmf_vm_arch_find(vc.arch);
+	if (!o->guest.arch)
+		mmf_die("vm: unknown arch '%s' (x86_64 or arm64)", vc.arch);
+	cmd_writable_dir("vm", "output directory", o->out);
+	o->echo = vc.echo ? stdout : NULL;
 	/* The guest's own options win: they come last on its go line. */
-	if (seed != UINT64_MAX)
-		mmf_guest_argv_opt(&gargs, "--seed", "%llu", (unsigned long long)seed);
-	mmf_guest_argv_list(&gargs, gopts);
+	if (vc.seed != UINT64_MAX)
+		mmf_guest_argv_opt(&gargs, "--seed", "%llu", (unsigned long long)vc.seed);
+	mmf_guest_argv_list(&gargs, vc.gopts);
 	mmf_guest_argv_list(&gargs, (const char *const *)argv + i);
 	/* Refused before anything is fetched or built. */
 	if (mmf_guest_argv_check(&gargs, err, sizeof(err)))
 		mmf_die("vm: %s", err);
-	o.guest.guest_args = gargs.v;
+	o->guest.guest_args = gargs.v;
 
-	if (mmf_vm_images(o.guest.arch, kernel, initrd, &im, err, sizeof(err)))
+	if (mmf_vm_images(o->guest.arch, vc.kernel, vc.initrd, &im, err, sizeof(err)))
 		mmf_die("vm: %s", err);
-	print_images(o.guest.arch, &im, kernel != NULL);
-	mmf_vm_guest_use(&o.guest, o.guest.arch, &im);
-	if (mmf_campaign_engine(&o, engine, &im, corpus, &afl, err, sizeof(err)))
+	print_images(o->guest.arch, &im, vc.kernel != NULL);
+	mmf_vm_guest_use(&o->guest, o->guest.arch, &im);
+	if (mmf_campaign_engine(o, vc.engine, &im, vc.corpus, &afl, err, sizeof(err)))
 		mmf_die("vm: %s", err);
 	if (afl && i < argc)
 		mmf_die("vm: options after -- are for the mmfuzz engine's loop");
 	printf("mmfuzz: vm: %s guest on %s, engine %s, %d CPUs, %d MiB, for %llds, output in %s\n",
-	       o.guest.arch->name, mmf_vm_accel_name(o.guest.accel), afl ? "afl" : "mmfuzz", o.guest.cpus, o.guest.mem_mb,
-	       (long long)o.duration_ms / 1000, o.out);
+	       o->guest.arch->name, mmf_vm_accel_name(o->guest.accel), afl ? "afl" : "mmfuzz",
+	       o->guest.cpus, o->guest.mem_mb, (long long)o->duration_ms / 1000, o->out);
 	fflush(stdout);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = mmf_campaign_main(&o, afl, "vm");
+	rc = mmf_campaign_main(o, afl, "vm");
 	mmf_vm_images_free(&im);
 	return rc;
 }

@@ -47,6 +47,13 @@ struct mmf_farm_job_opts {
 
 /* The LAVA job definition of one shard. 0, or -1 and err. */
 int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *err, size_t n);
+/*
+ * OUT/shard-K.yaml for each shard of o, K from 1, with seed o->seed + K - 1,
+ * a line on info for each: all are made before one is written, and none
+ * replaces a file. 0, or -1 and err.
+ */
+int mmf_farm_jobs_write(const struct mmf_farm_job_opts *o, const char *out, FILE *info,
+			char *err, size_t n);
 
 /*
  * The device dictionary lava-run needs to run such jobs on this host: what

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A shard's LAVA job definition, and the device dictionary to run it here. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "farm/farm.h"
 
@@ -183,6 +185,37 @@ int mmf_farm_job(const struct mmf_farm_job_opts *o, struct strbuf *yaml, char *e
 	free(kernel);
 	free(initrd);
 	return 0;
+}
+int mmf_farm_jobs_write(const struct mmf_farm_job_opts *o, const char *out, FILE *info,
+			char *err, size_t n)
+{
+	struct mmf_farm_job_opts k = *o;
+	int r = 0;
+
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		for (k.shard = 1; k.shard <= o->shards && !r; k.shard++) {
+			char *path = mmf_xasprintf("%s/shard-%d.yaml", out, k.shard);
+			struct strbuf yaml;
+
+			mmf_sb_init(&yaml);
+			k.seed = o->seed + k.shard - 1;
+			r = mmf_farm_job(&k, &yaml, err, n);
+			if (!r && !pass && !access(path, F_OK)) {
+				snprintf(err, n, "%s exists: give another --out", path);
+				r = -1;
+			}
+			if (!r && pass && mmf_write_file_new(path, yaml.buf, yaml.len)) {
+				snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
+				r = -1;
+			}
+			if (!r && pass)
+				fprintf(info, "farm: %s: shard %d of %d, seed %llu\n", path, k.shard,
+					o->shards, (unsigned long long)k.seed);
+			mmf_sb_free(&yaml);
+			free(path);
+		}
+	}
+	return r;
 }
 
 void mmf_farm_device(const struct mmf_farm_job_opts *o, struct strbuf *yaml)

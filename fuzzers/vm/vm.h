@@ -37,6 +37,7 @@ struct mmf_vm_arch {
 	const char *const *extra;	/* more QEMU arguments, NULL-terminated */
 };
 
+/* x86_64 first: the default of every command. */
 extern const struct mmf_vm_arch mmf_vm_arches[];
 extern const size_t mmf_vm_nr_arches;
 
