@@ -54,7 +54,7 @@ static void on_stop(int sig)
 /* What the options set. */
 static struct campaign_cmd {
 	struct mmf_campaign_opts o;
-	const char *arch, *kernel, *initrd, *gargs[16], *engine, *corpus[16];
+	const char *arch, *kernel, *initrd, *gargs[16], *engine, *corpus[CMD_CORPUS_SLOTS + 1];
 	struct lkdtm_list lkdtm;
 } cc = {
 	.o = {
@@ -78,23 +78,9 @@ static const struct mmf_opt campaign_opts[] = {
 		"no console output this long is a hang", .lo = 1000,
 		.def = "scaled to the accelerator"),
 	CMD_OPT_GUEST_ARG(cc.gargs, ARRAY_SIZE(cc.gargs) - 1),
-	MMF_OPT("engine", "E", MMF_OPT_STR, &cc.engine,
-		"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
-		"guests' own loop",
-		.def = "mmfuzz"),
-	MMF_OPT("corpus", "DIR", MMF_OPT_STRS, cc.corpus,
-		"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
-		"campaign's OUT (repeatable); none: generation alone",
-		.hi = ARRAY_SIZE(cc.corpus) - 1,
-		.def = "the project's corpus/"),
 	MMF_OPT("cover", NULL, MMF_OPT_FLAG, &cc.o.cover,
 		"mmfuzz: trace the programs with KCOV and keep the PCs they\n"
 		"reach in OUT/vm-N/pcs (afl: always)"),
-	MMF_OPT("focus", "SPEC", MMF_OPT_STR, &cc.o.focus,
-		"afl: the coverage that counts: 'all', 'mm' (the functions of\n"
-		"mm/) or source files and directories, FILE[,FILE...]", .def = "mm"),
-	MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &cc.o.quiet,
-		"no progress line every 10 s (the summary stays)"),
 	MMF_OPT("no-snapshot", NULL, MMF_OPT_FLAG, &cc.o.no_snapshot,
 		"restart a guest after a finding by booting it, not from the\n"
 		"snapshot taken at its first boot"),
@@ -109,7 +95,9 @@ int cmd_campaign(int argc, char **argv)
 	struct mmf_campaign_opts *o = &cc.o;
 	struct sigaction sa = { .sa_handler = on_stop };
 	bool afl;
-	const struct mmf_opt *const tables[] = { campaign_opts, NULL };
+	const struct mmf_opt *const tables[] = {
+		campaign_opts, cmd_engine_opts(&cc.engine, cc.corpus, &cc.o), NULL
+	};
 	const struct mmf_cmd_spec spec = {
 		.name = "campaign", .synopsis = "[options]", .tables = tables,
 		.epilog = epilog, .max_args = 0,

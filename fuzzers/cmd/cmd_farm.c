@@ -36,7 +36,7 @@ static int parse_arch(const char *arg, void *dst, char *err, size_t n)
 
 	*a = mmf_vm_arch_find(arg);
 	if (!*a)
-		snprintf(err, n, "'%s' is no arch (x86_64 or arm64)", arg);
+		snprintf(err, n, "is no arch (x86_64 or arm64)");
 	return *a ? 0 : -1;
 }
 
@@ -48,7 +48,7 @@ static int parse_accel(const char *arg, void *dst, char *err, size_t n)
 		*a = arg[0] == 'k' ? MMF_VM_KVM : MMF_VM_TCG;
 		return 0;
 	}
-	snprintf(err, n, "'%s' is neither tcg nor kvm", arg);
+	snprintf(err, n, "is neither tcg nor kvm");
 	return -1;
 }
 

@@ -51,7 +51,7 @@ static void print_images(const struct mmf_vm_arch *a, const struct mmf_vm_images
 static struct vm_cmd {
 	struct mmf_campaign_opts o;
 	const char *arch, *kernel, *initrd, *engine;
-	const char *gopts[16], *corpus[16];
+	const char *gopts[16], *corpus[CMD_CORPUS_SLOTS + 1];
 	uint64_t seed;
 	bool echo;
 } vc = {
@@ -75,23 +75,14 @@ static const struct mmf_opt vm_opts[] = {
 	MMF_OPT("console", NULL, MMF_OPT_FLAG, &vc.echo, "copy the guest's console to stdout"),
 	CMD_OPT_APPEND(&vc.o.guest.append),
 	CMD_OPT_GUEST_ARG(vc.gopts, ARRAY_SIZE(vc.gopts) - 1),
-	MMF_OPT("engine", "E", MMF_OPT_STR, &vc.engine,
-		"afl: AFL++ over KCOV on the host (see 'mmfuzz campaign');\n"
-		"mmfuzz: the guest's own loop",
-		.def = "mmfuzz"),
-	MMF_OPT("corpus", "DIR", MMF_OPT_STRS, vc.corpus,
-		"seeds (repeatable); none: generation alone", .hi = ARRAY_SIZE(vc.corpus) - 1,
-		.def = "the project's corpus/"),
-	MMF_OPT("focus", "SPEC", MMF_OPT_STR, &vc.o.focus,
-		"afl: the coverage that counts: all, mm, FILE[,FILE...]", .def = "mm"),
-	MMF_OPT("quiet", NULL, MMF_OPT_FLAG, &vc.o.quiet,
-		"no progress line every 10 s (the summary stays)"),
 	MMF_OPT_END
 };
 
 int cmd_vm(int argc, char **argv)
 {
-	const struct mmf_opt *const tables[] = { vm_opts, NULL };
+	const struct mmf_opt *const tables[] = {
+		vm_opts, cmd_engine_opts(&vc.engine, vc.corpus, &vc.o), NULL
+	};
 	const struct mmf_cmd_spec spec = {
 		.name = "vm", .synopsis = "--arch x86_64|arm64 [options] [-- guest fuzzer options]",
 		.tables = tables, .epilog = epilog, .max_args = -1,

@@ -83,6 +83,16 @@ int cmd_farm(int argc, char **argv);
  */
 const struct mmf_opt *cmd_env_opts(struct mmf_env_opts *eo);
 
+/*
+ * A campaign's engine, seeds (corpus: CMD_CORPUS_SLOTS + 1 strings), and
+ * o's coverage focus and progress lines, for campaign and vm: a table that
+ * lives as long as the process.
+ */
+#define CMD_CORPUS_SLOTS	15
+struct mmf_campaign_opts;
+const struct mmf_opt *cmd_engine_opts(const char **engine, const char **corpus,
+				      struct mmf_campaign_opts *o);
+
 /* dir, made if need be, takes new files; else the command ends with a
  * one-line error (status 1) naming it as what.
  */

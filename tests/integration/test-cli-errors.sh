@@ -20,6 +20,10 @@ done
 rc=0
 "$MMFUZZ" bench --no-such-option 2>/dev/null || rc=$?
 [ $rc -eq 2 ] || fail "'mmfuzz bench --no-such-option' exited $rc, not 2"
+# A bad engine is refused with the options, before a kernel is looked for.
+expect_error "vm: --engine 'nope' is neither afl nor mmfuzz" "$MMFUZZ" vm --engine nope \
+	--kernel "$TMP/nope/bzImage"
+expect_error "farm jobs: --accel 'z' is neither tcg nor kvm" "$MMFUZZ" farm jobs --accel z
 # farm: a missing kernel, a bad shard count, an unwritable store, a log that is none.
 expect_error 'nope/bzImage: no such file' "$MMFUZZ" farm jobs --kernel "$TMP/nope/bzImage" \
 	--initramfs "$TMP/nope/i" --out "$TMP/jobs"
