@@ -39,7 +39,6 @@ static const struct mmf_builder *const builders[MMF_NR_CALLS] = {
 static const uint16_t offset_align[] = { 0, 0, 0, 0, 16, 16, 16, 512, 512, 1 };
 
 /* Advice that drops paged-out pages, and with them their swap entries. */
-static const char *const swap_frees[] = { "MADV_FREE", "MADV_DONTNEED" };
 
 uint64_t mmf_gen_set_value(const struct mmf_flag_set *set, const char *names)
 {
@@ -404,22 +403,44 @@ static void touch(struct gen *g, const uint64_t *range)
 }
 
 /*
- * An anonymous page's way through reclaim, its freeing advice on either
- * side of it. Advice after reclaim drops the page while its swap entry
- * lives; advice before it makes the page lazy-free (MADV_FREE), to be
- * discarded by reclaim unless it was written again in between. Either way
- * the page is faulted again at the end, where the data oracle reads it.
+ * Advice that frees a range's pages where they may be swapped, by the
+ * mapping's memory: the ways free_swap_and_cache_nr() is reached are a
+ * zap (DONTNEED), a lazy free (FREE: private anonymous memory only) and
+ * shmem's truncation (REMOVE: shared shmem only, whose swap entries live
+ * in the page cache, where a zap leaves them).
+ */
+static const char *swap_free_advice(struct gen *g, const uint64_t *range)
+{
+	static const char *const by_mem[][2] = {
+		[GEN_MEM_ANON] = { "MADV_FREE", "MADV_DONTNEED" },
+		[GEN_MEM_SHARED] = { "MADV_REMOVE", "MADV_DONTNEED" },
+		[GEN_MEM_PRIVATE] = { "MADV_DONTNEED", "MADV_DONTNEED" },
+		[GEN_MEM_OTHER] = { "MADV_DONTNEED", "MADV_DONTNEED" },
+	};
+	const struct gen_slot *sl = &g->maps[range[0]];
+
+	return by_mem[sl->mapped ? sl->mem : GEN_MEM_ANON][mmf_rand_below(g->r, 2)];
+}
+
+/*
+ * A page's way through reclaim, its freeing advice on either side of it.
+ * Advice after reclaim drops the page while its swap entry lives; advice
+ * before it makes an anonymous page lazy-free (MADV_FREE), to be discarded
+ * by reclaim unless it was written again in between, or truncates shmem's
+ * (MADV_REMOVE) before reclaim finds it. Either way the page is faulted
+ * again at the end, where the data oracle reads it.
  */
 static void swap_cycle(struct gen *g)
 {
 	struct mmf_stmt s = { .id = MMF_WRITE };
-	const char *advice = swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))];
 	bool advice_first = mmf_rand_oneof(g->r, 3);
+	const char *advice;
 	uint64_t range[3];
 
 	ensure_mapped(g);
 	mmf_gen_pick_range(g, &s, 0);
 	memcpy(range, s.args, sizeof(range));
+	advice = swap_free_advice(g, range);
 	mmf_gen_args(g, &s, 3);
 	mmf_gen_push(g, &s);
 	if (advice_first) {
@@ -579,8 +600,7 @@ static void race_start(struct gen *g, struct mmf_stmt *s, uint64_t *range)
 static void race_touch(struct gen *g, const uint64_t *range, int frees)
 {
 	if (frees && mmf_rand_oneof(g->r, frees))
-		range_call(g, MMF_MADVISE, range,
-			   swap_frees[mmf_rand_below(g->r, ARRAY_SIZE(swap_frees))]);
+		range_call(g, MMF_MADVISE, range, swap_free_advice(g, range));
 	else
 		range_call(g, mmf_rand_oneof(g->r, 2) ? MMF_READ : MMF_WRITE, range, NULL);
 }
