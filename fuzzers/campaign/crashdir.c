@@ -143,7 +143,6 @@ int mmf_crash_save_repro(const char *dir, const char *title,
 			 const struct mmf_repro_result *res)
 {
 	struct strbuf sb, csrc;
-	char *store = mmf_xstrdup(dir), *slash;
 	int r;
 
 	mmf_sb_init(&sb);
@@ -156,19 +155,12 @@ int mmf_crash_save_repro(const char *dir, const char *title,
 				  i + 1, res->nr_progs);
 		mmf_prog_print(&res->progs[i], &sb);
 	}
-	/* The bug directory's store is its parent. */
-	while ((slash = strrchr(store, '/')) && slash != store && !slash[1])
-		*slash = '\0';
-	slash = strrchr(store, '/');
-	if (slash)
-		*slash = '\0';
 	/* A C reproducer only of a single program: the sets run as text. */
 	if (res->nr_progs == 1)
 		mmf_prog_csource(&res->progs[0], &csrc);
-	r = mmf_store_set_repro(slash ? store : ".", title, csrc.len ? "c" : "prog", sb.buf,
+	r = mmf_store_set_repro(dir, title, csrc.len ? "c" : "prog", sb.buf,
 				csrc.len ? csrc.buf : NULL);
 	mmf_sb_free(&sb);
 	mmf_sb_free(&csrc);
-	free(store);
 	return r;
 }

@@ -105,6 +105,13 @@ int mmf_bugdir_lock(const char *dir, const char *title, bool create, struct bugd
 
 	memset(b, 0, sizeof(*b));
 	b->lock_fd = -1;
+	/* A bug's directory given as it is (a store's has no title file). */
+	if (!create && holds(dir, title) == 1 && try_dir(dir, title, false, b) == 1) {
+		free(base);
+		b->path = mmf_xstrdup(dir);
+		b->name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path;
+		return 0;
+	}
 	for (int k = 1; k <= MAX_SUFFIX; k++) {
 		char *path = k == 1 ? mmf_xasprintf("%s/%s", dir, base) :
 				      mmf_xasprintf("%s/%s-%d", dir, base, k);

@@ -39,7 +39,8 @@ struct bugdir {
 
 /*
  * Find the directory holding title, or with create claim a new one, and
- * take its lock. 0, -ENOENT (not found, !create) or -errno.
+ * take its lock; without create, dir may be that directory itself. 0,
+ * -ENOENT (not found, !create) or -errno.
  */
 int mmf_bugdir_lock(const char *dir, const char *title, bool create, struct bugdir *b);
 void mmf_bugdir_unlock(struct bugdir *b);

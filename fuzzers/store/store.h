@@ -119,7 +119,8 @@ void mmf_store_group_free(struct mmf_store_group *g);
  * Record a reproducer attempt for the bug with this exact title: status
  * (a word or short phrase: "none", "prog", "c", "failed", ...) goes into
  * meta; prog and csrc, when not NULL, are saved as repro.prog and repro.c,
- * or beside earlier ones as repro.1.prog, repro.1.c, ... -ENOENT if there
+ * or beside earlier ones as repro.1.prog, repro.1.c, ... dir is the store,
+ * or the bug's own directory (one copied out of a store). -ENOENT if there
  * is no such bug.
  */
 int mmf_store_set_repro(const char *dir, const char *title, const char *status,

@@ -471,7 +471,7 @@ static void test_collision(void)
 
 static void test_repro(void)
 {
-	char *dir = store("repro"), *m, *p;
+	char *dir = store("repro"), *m, *p, *copy, *cmd;
 	struct mmf_crash c = { .title = "BUG: soft lockup in foo", .report = "r\n" };
 	struct mmf_store_added a;
 	struct mmf_bug *bugs;
@@ -502,6 +502,22 @@ static void test_repro(void)
 	      "reproducer of an unknown bug");
 	CHECK(strstr(mmf_store_err(), "no such bug"), "error: %s", mmf_store_err());
 	CHECK(mmf_store_set_repro(dir, c.title, "\n", NULL, NULL) == -EINVAL, "empty status");
+	/* A bug's directory copied out of its store, under another name. */
+	copy = mmf_xasprintf("%s-copied-bug", dir);
+	cmd = mmf_xasprintf("cp -r %s/%s %s", dir, a.name, copy);
+	CHECK(!system(cmd), "%s", cmd);
+	CHECK(!mmf_store_set_repro(copy, c.title, "prog", "mremap()\n", NULL), "%s",
+	      mmf_store_err());
+	p = file_in(copy, ".", "repro.2.prog");
+	CHECK(p && !strcmp(p, "mremap()\n"), "reproducer in the copied directory: %s", p);
+	free(p);
+	CHECK(mmf_store_set_repro(copy, "another title", "prog", "x\n", NULL) == -ENOENT,
+	      "a copied directory of another bug");
+	p = file_in(dir, ".", "lock");
+	CHECK(!p, "a lock file in the store's root");
+	free(p);
+	free(cmd);
+	free(copy);
 	free(dir);
 }
 
