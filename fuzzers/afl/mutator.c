@@ -20,10 +20,6 @@
 #include "util/rand.h"
 #include "util/util.h"
 
-#define GENERATE_ONE_IN	16
-/* Calls of a generated program beyond 4: the fuzz loop's default (--calls). */
-#define GENERATE_CALLS	24
-
 /* Bytes handed to AFL, valid until the next call that fills them. */
 struct out {
 	uint8_t *buf;
@@ -91,8 +87,9 @@ void *afl_custom_init(void *afl, unsigned int seed)
  * Mutations are stacked 1, 2 or 4 deep, each of one or a few edits
  * (mmf_prog_mutate): mostly small steps from the input, as AFL's havoc,
  * with fewer edits since one call is worth many bytes. One input in
- * GENERATE_ONE_IN is a fresh program instead, as syzkaller's fuzzer
- * generates now and then: what the queue's lineages have not reached.
+ * MMF_GENERATE_ONE_IN is a fresh program instead, as in the mmfuzz
+ * engine's loop: what the queue's lineages have not reached, and lighter
+ * than the corpus's swap-heavy descendants.
  */
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf,
 		       uint8_t *add_buf, size_t add_buf_size, size_t max_size)
@@ -101,8 +98,9 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	const struct mmf_prog *other = NULL;
 	int stack = 1 << mmf_rand_below(&m->rnd, 3);
 
-	if (mmf_rand_oneof(&m->rnd, GENERATE_ONE_IN)) {
-		mmf_prog_generate(&m->rnd, 4 + mmf_rand_below(&m->rnd, GENERATE_CALLS), &m->prog);
+	if (mmf_rand_oneof(&m->rnd, MMF_GENERATE_ONE_IN)) {
+		mmf_prog_generate(&m->rnd, 4 + mmf_rand_below(&m->rnd, MMF_GENERATE_CALLS),
+				  &m->prog);
 		m->last.op = "generate";
 		m->last.stmt.id = MMF_COMMENT;
 		fit(&m->prog, max_size, &m->whole);

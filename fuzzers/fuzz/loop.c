@@ -308,7 +308,7 @@ int mmf_fuzz_run(const struct mmf_fuzz_opts *o, struct mmf_env *env,
 		test_hooks(o, st);
 		if (next_seed < o->nr_seeds) {
 			prog = o->seeds[next_seed++];
-		} else if (!npool || mmf_rand_oneof(&rnd, 3)) {
+		} else if (!npool || mmf_rand_oneof(&rnd, MMF_GENERATE_ONE_IN)) {
 			mmf_prog_generate(&rnd, 4 + mmf_rand_below(&rnd, o->max_calls), &prog);
 		} else {
 			prog = pool[mmf_rand_below(&rnd, npool)];

@@ -262,6 +262,13 @@ size_t mmf_prog_encode(const struct mmf_prog *p, uint8_t *buf, size_t cap);
 
 /* Generation and mutation (gen.c, mutate.c), deterministic from the rng. */
 struct mmf_rand;
+/*
+ * Both engines' mix (the fuzz loop and the AFL++ mutator): one program in
+ * MMF_GENERATE_ONE_IN is generated afresh, of 4 + [0, MMF_GENERATE_CALLS)
+ * calls (the loop's --calls default); the others are mutants.
+ */
+#define MMF_GENERATE_ONE_IN	3
+#define MMF_GENERATE_CALLS	24
 void mmf_prog_generate(struct mmf_rand *r, int nr_calls, struct mmf_prog *p);
 void mmf_prog_mutate(struct mmf_rand *r, struct mmf_prog *p, const struct mmf_prog *other);
 /*

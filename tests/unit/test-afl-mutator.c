@@ -193,10 +193,12 @@ static void test_fuzz(void)
 	printf("RATE: %ld of %ld mutants differ from their input (%.1f%%), %ld of %ld under"
 	       " 16 or 64 bytes not empty\n", changed, full, 100.0 * changed / full, cut, small);
 	CHECK(changed * 100 >= full * 95, "only %ld of %ld mutants differ", changed, full);
-	/* Now and then a fresh program: one in 16. */
+	/* A fresh program one time in MMF_GENERATE_ONE_IN. */
 	printf("RATE: %ld of %d fresh programs\n", generated, NR_ITERS);
-	CHECK(generated * 32 >= NR_ITERS && generated * 8 <= NR_ITERS,
-	      "%ld of %d inputs generated, not about one in 16", generated, NR_ITERS);
+	CHECK(generated * 2 * MMF_GENERATE_ONE_IN >= NR_ITERS &&
+	      generated * MMF_GENERATE_ONE_IN <= NR_ITERS * 2,
+	      "%ld of %d inputs generated, not about one in %d", generated, NR_ITERS,
+	      MMF_GENERATE_ONE_IN);
 	/* A call is a dozen bytes: small max_sizes still give programs, short ones. */
 	CHECK(cut * 100 >= small * 90, "only %ld of %ld small mutants not empty", cut, small);
 }
