@@ -139,8 +139,13 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 		snprintf(err, n, "%s: %s", work, strerror(errno));
 		return -1;
 	}
-	/* Boots and requests are bounded by the proxy; AFL++'s bound is a backstop. */
-	snprintf(tmo, sizeof(tmo), "%lld+", (long long)(600000LL * mmf_vm_slowdown(o->guest.accel)));
+	/*
+	 * Boots and requests are bounded by the proxy; AFL++'s bound is a
+	 * backstop, fixed: with '+' AFL++ 4.04c derives one from calibration,
+	 * whose repeats the proxy answers at once, and got 1000 ms: every run
+	 * of a second or more was a timeout to it, its coverage thrown away.
+	 */
+	snprintf(tmo, sizeof(tmo), "%lld", (long long)(600000LL * mmf_vm_slowdown(o->guest.accel)));
 	snprintf(budget, sizeof(budget), "%lld", (long long)(o->duration_ms / 1000));
 	snprintf(mem, sizeof(mem), "%d", o->guest.mem_mb);
 	snprintf(cpus, sizeof(cpus), "%d", o->guest.cpus);

@@ -9,7 +9,7 @@
 # from its queue and reaches most of its PCs; the two queues minimize to
 # fewer inputs; on Debian's kernel (no KCOV) the state feedback still
 # makes the queue grow. What found each bug is in its meta: the fuzzer's
-# own program, or a seed run unchanged.
+# own program, or a seed run unchanged. No run is a timeout to AFL++.
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
@@ -40,6 +40,12 @@ cat "$TMP/log"
 [ $rc -eq 3 ] || fail "campaign exit $rc, not 3 (a new title)"
 q=$(queued "$out")
 [ "$q" -gt 3 ] || fail "the queue did not grow past the 3 seeds ($q entries)"
+# Runs of seconds are no timeouts to AFL++: their coverage counts.
+stats=$out/afl/vm0/fuzzer_stats
+[ "$(sed -n 's/^exec_timeout *: //p' "$stats")" -ge 600000 ] ||
+	fail "AFL++'s timeout is $(sed -n 's/^exec_timeout *: //p' "$stats") ms"
+[ "$(sed -n 's/^saved_hangs *: //p' "$stats")" -eq 0 ] ||
+	fail "AFL++ took runs for hangs: $(ls "$out/afl/vm0/hangs" | head -3)"
 log=$out/vm-0/work/afl-target.log
 grep -q 'test hook: execution 30 provokes LKDTM' "$log" || fail "the crash was not provoked"
 bug=$("$MMFUZZ" triage show "$out" 'WARNING in lkdtm_WARNING' | sed -n 's/^directory: //p')
