@@ -8,8 +8,11 @@
 # seconds from the campaign's start to its first title in the store, what
 # found it (found_by in its meta: a corpus file run unchanged, or a program
 # the fuzzer made), and the title; then a summary per engine and mode. A
-# finding on the clean kernel is a false positive or a real bug of it. A
-# campaign stops at its first title (BENCH_KEEP=1: it runs its budget).
+# finding on the clean kernel is a false positive or a real bug of it: the
+# real ones are in tests/bugs/clean-titles, with why. On a bug's kernel a
+# title of the clean kernel (that list, or one the control found in this
+# run) is not the bug's: the first other title is the measure. A campaign
+# stops there (BENCH_KEEP=1: it runs its budget).
 set -eu
 { # read whole before running: editing this file cannot derail a run in progress
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +34,23 @@ for m in $modes; do
 done
 out=$(mktemp -d "${TMPDIR:-/var/tmp}/mmfuzz-bugs.XXXXXX")
 results=$out/results.tsv
+# Titles of the clean kernel: the known ones, then the control's.
+cleanf=$out/clean-titles
+sed -n 's/^\([^#][^\t]*\)\t.*/\1/p' "$top/tests/bugs/clean-titles" >"$cleanf"
+# The oldest bug directory of OUT's store ("SECONDS DIR"), but on a bug's
+# kernel not one of a title of the clean kernel.
+first_title() {
+	find "$1/crashes" -mindepth 2 -maxdepth 2 -name title -printf '%T@ %h\n' 2>/dev/null |
+		sort -n | while read -r t d; do
+			[ "$2" != clean ] && grep -qxF "$(cat "$d/title")" "$cleanf" && continue
+			echo "$t $d"
+			break
+		done
+}
+# The titles of OUT's store that are the clean kernel's, '; '-separated.
+known_titles() {
+	cat "$1"/crashes/*/title 2>/dev/null | grep -xF -f "$cleanf" | paste -sd ';' | sed 's/;/; /g'
+}
 echo "bench-bugs: campaigns of $budget in $out"
 printf '%-24s %-7s %-7s %8s  %-30s %s\n' bug engine corpus seconds "found by" "first title"
 for p in clean "${bugs[@]}"; do
@@ -52,15 +72,20 @@ for p in clean "${bugs[@]}"; do
 			pid=$!
 			# The first title is the measure: the campaign stops there.
 			while kill -0 $pid 2>/dev/null; do
-				if [ "$keep" = 0 ] && compgen -G "$o/crashes/*/title" >/dev/null; then
+				if [ "$keep" = 0 ] && [ -n "$(first_title "$o" "$bug")" ]; then
 					kill -INT $pid
 					break
 				fi
 				sleep 1
 			done
 			wait $pid || true
-			first=$(find "$o/crashes" -mindepth 2 -maxdepth 2 -name title \
-				-printf '%T@ %h\n' 2>/dev/null | sort -n | head -n1)
+			first=$(first_title "$o" "$bug")
+			if [ "$bug" = clean ]; then
+				cat "$o"/crashes/*/title >>"$cleanf" 2>/dev/null || true
+			else
+				others=$(known_titles "$o")
+				[ -z "$others" ] || echo "    (the clean kernel's, not counted: $others)"
+			fi
 			if [ -z "$first" ]; then
 				# A bug every boot meets is no measure of the search: said so.
 				boot=$(cat "$o"/boot-crashes/*/title 2>/dev/null | head -n1)
