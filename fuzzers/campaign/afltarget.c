@@ -182,7 +182,8 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 			.title = i < c->nr_reports ? c->rep[i].title : silent_title(c->outcome),
 			.report = i < c->nr_reports ? c->rep[i].body : NULL,
 			.log = c->console.len ? c->console.buf : NULL,
-			.progs = prog.buf, .kernel = t->o->kernel_name, .arch = t->o->go.guest.arch->name,
+			.progs = prog.buf, .kernel = t->o->kernel_name,
+			.arch = t->o->go.guest.arch->name,
 			.origin = origin,
 			/* one run's reports are one bug: the first's (store.h) */
 			.related = first,

@@ -155,7 +155,8 @@ int cmd_afl_target(int argc, char **argv)
 	cmd_writable_dir("afl-target", "the store", ac.o.store);
 	cmd_writable_dir("afl-target", "the work directory", ac.o.go.workdir);
 	load_focus(&fw);
-	if (mmf_vm_guest_setup(&ac.o.go.guest, ac.arch, ac.kernel, ac.initrd, &im, err, sizeof(err)))
+	if (mmf_vm_guest_setup(&ac.o.go.guest, ac.arch, ac.kernel, ac.initrd, &im, err,
+			       sizeof(err)))
 		mmf_die("afl-target: %s", err);
 	ac.o.kernel_name = im.kernel;
 	if (ac.mmfuzz)

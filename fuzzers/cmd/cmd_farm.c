@@ -122,7 +122,9 @@ static int farm_jobs(int argc, char **argv)
 static int farm_device(int argc, char **argv)
 {
 	struct mmf_farm_job_opts o = {
-		.guest = { .arch = &mmf_vm_arches[0], .accel = MMF_VM_TCG, .mem_mb = 1024, .cpus = 2 },
+		.guest = {
+			.arch = &mmf_vm_arches[0], .accel = MMF_VM_TCG, .mem_mb = 1024, .cpus = 2,
+		},
 	};
 	const char *out = NULL;
 	const struct mmf_opt opts[] = {

@@ -54,8 +54,9 @@ static struct fuzz_cmd {
 	const char *stress, *seeds;
 } fc = {
 	.fo = {
-		.duration_ms = 600000, .out = "mmfuzz-out", .progress_ms = 5000, .max_calls = MMF_GENERATE_CALLS,
-		.lkdtm_after = 5, .corrupt_after = -1, .seeds_from = -1,
+		.duration_ms = 600000, .out = "mmfuzz-out", .progress_ms = 5000,
+		.max_calls = MMF_GENERATE_CALLS, .lkdtm_after = 5, .corrupt_after = -1,
+		.seeds_from = -1,
 	},
 	.timeout_ms = 30000, .stress = mmf_stress_default,
 };

@@ -209,8 +209,8 @@ int mmf_farm_jobs_write(const struct mmf_farm_job_opts *o, const char *out, FILE
 				r = -1;
 			}
 			if (!r && pass)
-				fprintf(info, "farm: %s: shard %d of %d, seed %llu\n", path, k.shard,
-					o->shards, (unsigned long long)k.seed);
+				fprintf(info, "farm: %s: shard %d of %d, seed %llu\n", path,
+					k.shard, o->shards, (unsigned long long)k.seed);
 			mmf_sb_free(&yaml);
 			free(path);
 		}

@@ -50,34 +50,35 @@ static bool travels(const char *s)
 
 char *mmf_vm_cmdline(const struct mmf_vm_config *c, char *err, size_t n)
 {
-	int slow = mmf_vm_slowdown(c->guest.accel);
+	const struct mmf_vm_guest *g = &c->guest;
+	int slow = mmf_vm_slowdown(g->accel);
 	struct strbuf sb;
 
 	mmf_sb_init(&sb);
 	/* Every oops or warning ends the guest: its report is the last thing on the console. */
-	mmf_sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", c->guest.arch->console);
+	mmf_sb_printf(&sb, "console=%s panic_on_warn=1 oops=panic panic=-1", g->arch->console);
 	for (size_t i = 0; i < ARRAY_SIZE(watchdogs); i++)
 		mmf_sb_printf(&sb, " %s=%d", watchdogs[i].param,
 			  MIN(watchdogs[i].base_s * slow, watchdogs[i].max_s));
 	mmf_sb_printf(&sb, " mmfuzz.zram=%d mmfuzz.slowdown=%d mmfuzz.cpus=%d", c->zram_mb, slow,
-		      c->guest.cpus);
+		      g->cpus);
 	if (c->ctl)
 		mmf_sb_puts(&sb, " mmfuzz.mode=serve");
 	if (c->snapshot)
 		mmf_sb_puts(&sb, " mmfuzz.snapshot=1");
-	if (c->guest.append && *c->guest.append)
-		mmf_sb_printf(&sb, " %s", c->guest.append);
-	for (size_t i = 0; c->guest.guest_args && c->guest.guest_args[i]; i++) {
-		if (!travels(c->guest.guest_args[i])) {
+	if (g->append && *g->append)
+		mmf_sb_printf(&sb, " %s", g->append);
+	for (size_t i = 0; g->guest_args && g->guest_args[i]; i++) {
+		if (!travels(g->guest_args[i])) {
 			snprintf(err, n, "guest fuzzer option '%s' cannot be passed on the "
 				 "kernel command line (empty, or a comma, quote or space)",
-				 c->guest.guest_args[i]);
+				 g->guest_args[i]);
 			mmf_sb_free(&sb);
 			return NULL;
 		}
 		/* With snapshots they travel on the go line (mmf_vm_go()). */
 		if (!c->snapshot && !c->restore)
-			mmf_sb_printf(&sb, "%s%s", i ? "," : " mmfuzz.args=", c->guest.guest_args[i]);
+			mmf_sb_printf(&sb, "%s%s", i ? "," : " mmfuzz.args=", g->guest_args[i]);
 	}
 	return mmf_sb_detach(&sb);
 }
@@ -117,7 +118,8 @@ static void add_sb(struct argv *a, struct strbuf *sb)
 
 char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 {
-	const struct mmf_vm_arch *arch = c->guest.arch;
+	const struct mmf_vm_guest *g = &c->guest;
+	const struct mmf_vm_arch *arch = g->arch;
 	char *cmdline = mmf_vm_cmdline(c, err, n);
 	struct argv a = { 0 };
 	struct strbuf sb;
@@ -130,21 +132,21 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 	add(&a, arch->machine);
 	add(&a, "-accel");
 	/* Multi-threaded TCG: one host thread per guest CPU. */
-	add(&a, c->guest.accel == MMF_VM_KVM ? "kvm" : "tcg,thread=multi");
+	add(&a, g->accel == MMF_VM_KVM ? "kvm" : "tcg,thread=multi");
 	add(&a, "-cpu");
-	add(&a, arch->cpu[c->guest.accel]);
+	add(&a, arch->cpu[g->accel]);
 	add(&a, "-m");
-	add_own(&a, mmf_xasprintf("%d", c->guest.mem_mb));
+	add_own(&a, mmf_xasprintf("%d", g->mem_mb));
 	/*
 	 * One socket per CPU: a kernel without ACPI finds the CPUs in
 	 * SeaBIOS's MP table, which lists one CPU per package, and QEMU's
 	 * plain -smp N makes one package of N cores.
 	 */
 	add(&a, "-smp");
-	add_own(&a, mmf_xasprintf("%d,sockets=%d", c->guest.cpus, c->guest.cpus));
+	add_own(&a, mmf_xasprintf("%d,sockets=%d", g->cpus, g->cpus));
 	for (int i = 0; c->numa_nodes > 1 && i < c->numa_nodes; i++) {
-		int mb = c->guest.mem_mb / c->numa_nodes + (i ? 0 : c->guest.mem_mb % c->numa_nodes);
-		int lo = i * c->guest.cpus / c->numa_nodes, hi = (i + 1) * c->guest.cpus / c->numa_nodes - 1;
+		int mb = g->mem_mb / c->numa_nodes + (i ? 0 : g->mem_mb % c->numa_nodes);
+		int lo = i * g->cpus / c->numa_nodes, hi = (i + 1) * g->cpus / c->numa_nodes - 1;
 
 		add(&a, "-object");
 		add_own(&a, mmf_xasprintf("memory-backend-ram,id=node%d,size=%dM", i, mb));
@@ -157,9 +159,9 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 			add_own(&a, mmf_xasprintf("node,nodeid=%d,memdev=node%d", i, i));
 	}
 	add(&a, "-kernel");
-	add(&a, c->guest.kernel);
+	add(&a, g->kernel);
 	add(&a, "-initrd");
-	add(&a, c->guest.initrd);
+	add(&a, g->initrd);
 	add(&a, "-append");
 	add_own(&a, cmdline);
 	add(&a, "-nographic");
@@ -214,7 +216,7 @@ char **mmf_vm_argv(const struct mmf_vm_config *c, char *err, size_t n)
 		qemu_opt(&sb, c->disks[i].serial);
 		add_sb(&a, &sb);
 	}
-	if (c->guest.mmfuzz) {
+	if (g->mmfuzz) {
 		add(&a, "-drive");
 		mmf_sb_puts(&sb, "file=");
 		qemu_opt(&sb, c->workdir);
