@@ -76,8 +76,9 @@ int cmd_nightly(int argc, char **argv)
 			.def = "3"),
 		MMF_OPT("kernel", "IMAGE", MMF_OPT_STR, &o.kernel,
 			"boot this kernel instead of building the tree ('debian': Debian's)"),
-		MMF_OPT("engine", "E", MMF_OPT_STR, &o.engine,
-			"mmfuzz: the guests' own loop; afl: AFL++ over KCOV", .def = "mmfuzz"),
+		MMF_OPT("engine", "E", MMF_OPT_FN, &o.engine,
+			"mmfuzz: the guests' own loop; afl: AFL++ over KCOV",
+			.fn = cmd_parse_engine, .def = "mmfuzz"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, corpus,
 			"seeds, as campaign --corpus takes them (repeatable); none:\n"
 			"generation alone", .hi = MMF_NIGHTLY_CORPUS, .def = "the project's corpus/"),

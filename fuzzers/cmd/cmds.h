@@ -89,6 +89,11 @@ const struct mmf_opt *cmd_env_opts(struct mmf_env_opts *eo);
  * lives as long as the process.
  */
 #define CMD_CORPUS_SLOTS	15
+/*
+ * An MMF_OPT_FN parser of an engine's name (afl, mmfuzz) into a const char
+ * *: refused with the options, before images are fetched or built.
+ */
+int cmd_parse_engine(const char *arg, void *dst, char *err, size_t n);
 struct mmf_campaign_opts;
 const struct mmf_opt *cmd_engine_opts(const char **engine, const char **corpus,
 				      struct mmf_campaign_opts *o);

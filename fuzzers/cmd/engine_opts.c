@@ -6,8 +6,7 @@
 #include "campaign/campaign.h"
 #include "cmd/cmds.h"
 
-/* Refused with the options, before images are fetched or built. */
-static int parse_engine(const char *arg, void *dst, char *err, size_t n)
+int cmd_parse_engine(const char *arg, void *dst, char *err, size_t n)
 {
 	if (strcmp(arg, "afl") && strcmp(arg, "mmfuzz")) {
 		snprintf(err, n, "is neither afl nor mmfuzz");
@@ -23,7 +22,7 @@ const struct mmf_opt *cmd_engine_opts(const char **engine, const char **corpus,
 	static struct mmf_opt t[] = {
 		MMF_OPT("engine", "E", MMF_OPT_FN, NULL,
 			"afl: AFL++ over KCOV, its queue on the host; mmfuzz: the\n"
-			"guests' own loop", .fn = parse_engine, .def = "mmfuzz"),
+			"guests' own loop", .fn = cmd_parse_engine, .def = "mmfuzz"),
 		MMF_OPT("corpus", "DIR", MMF_OPT_STRS, NULL,
 			"seeds: programs (*.mmf, byte form), AFL++ queues, an earlier\n"
 			"campaign's OUT (repeatable); none: generation alone",
