@@ -275,7 +275,7 @@ static int fuzz_arch(struct night *nt, const char *arch, int64_t budget_ms, char
 		      k.image);
 	mmf_sb_printf(&nt->config, "%s%s", nt->config.len ? " " : "", k.config);
 	mmf_sb_printf(&nt->archs, "%s%s", nt->archs.len ? " " : "", arch);
-	if (mmf_vm_images(a, !strcmp(k.image, "default") ? NULL : k.image, NULL, &im, err, n)) {
+	if (mmf_vm_images(a, k.image, NULL, &im, err, n)) {
 		kernel_id_free(&k);
 		return -1;
 	}

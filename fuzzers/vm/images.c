@@ -230,6 +230,9 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 
 	memset(im, 0, sizeof(*im));
 	im->kasan = im->kcov = -1;
+	/* "default": what no kernel asks for, said by name. */
+	if (kernel && !strcmp(kernel, "default"))
+		kernel = NULL;
 	/* "debian": Debian's even when a fuzzing kernel was built (to compare). */
 	if (kernel && strcmp(kernel, "debian"))
 		im->kernel = mmf_xstrdup(kernel);
@@ -284,8 +287,6 @@ int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *ker
 		snprintf(err, n, "unknown arch '%s' (x86_64, arm64)", arch);
 		return -1;
 	}
-	if (kernel && !strcmp(kernel, "default"))
-		kernel = NULL;
 	if (mmf_vm_images(a, kernel, initrd, im, err, n))
 		return -1;
 	mmf_vm_guest_use(g, a, im);

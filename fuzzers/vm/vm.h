@@ -323,7 +323,8 @@ struct mmf_vm_images {
 /* $MMFUZZ_CACHE, or /var/cache/mmfuzz. */
 const char *mmf_vm_cache_dir(void);
 /*
- * The kernel and initramfs to boot: those given (NULL: find or make one).
+ * The kernel and initramfs to boot: those given (NULL or "default": find or
+ * make one).
  * The kernel is the newest fuzzing kernel in $MMFUZZ_CACHE/kernel/ARCH-*
  * (make kernel), else Debian's (scripts/fetch-kernel.sh), which kernel
  * "debian" asks for by name; the initramfs is

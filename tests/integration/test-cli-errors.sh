@@ -20,6 +20,10 @@ done
 rc=0
 "$MMFUZZ" bench --no-such-option 2>/dev/null || rc=$?
 [ $rc -eq 2 ] || fail "'mmfuzz bench --no-such-option' exited $rc, not 2"
+# 'default', the kernel the help names, is no file to check: the output
+# directory is what is refused.
+expect_error 'cannot create output directory /proc/nope/out' "$MMFUZZ" campaign \
+	--kernel default --out /proc/nope/out
 # A bad engine is refused with the options, before a kernel is looked for.
 expect_error "vm: --engine 'nope' is neither afl nor mmfuzz" "$MMFUZZ" vm --engine nope \
 	--kernel "$TMP/nope/bzImage"
