@@ -38,8 +38,6 @@ static const struct mmf_builder *const builders[MMF_NR_CALLS] = {
 /* Offsets in a mapping: 0 and folio multiples (64 KiB, 2 MiB) start folios. */
 static const uint16_t offset_align[] = { 0, 0, 0, 0, 16, 16, 16, 512, 512, 1 };
 
-/* Advice that drops paged-out pages, and with them their swap entries. */
-
 uint64_t mmf_gen_set_value(const struct mmf_flag_set *set, const char *names)
 {
 	uint64_t v = 0;
