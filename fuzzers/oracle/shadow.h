@@ -54,6 +54,7 @@ struct mmf_shadow_page {
 	uint16_t uffd_zero : 1;
 	uint16_t poison : 1;
 	uint16_t pin_maybe : 1;	/* the io_uring pin may no longer be this page */
+	uint16_t sealed : 1;	/* mseal: stays until the process ends */
 	uint8_t prot;
 	/* Zero is the state of a page never mapped, so that a fresh model is
 	 * zeroed memory the kernel faults in only where a program goes.

@@ -167,6 +167,13 @@ const char *mmf_advise_refusal(const struct mmf_shadow *sh, const struct mmf_stm
 {
 	if (s->id != MMF_MADVISE)
 		return NULL;
+	/*
+	 * madvise() checks a seal before the VMAs: a discarding advice on a
+	 * sealed read-only anonymous range is EPERM, whatever else refuses it.
+	 */
+	for (int i = 0; i < n; i++)
+		if (sh->pages[idx + i].sealed)
+			return NULL;
 	for (const struct mmf_advice_refusal *r = mmf_advice_refusals; r->refuses; r++) {
 		if (!r->why || r->advice != s->args[3])
 			continue;

@@ -258,7 +258,16 @@ void mmf_rule_special_map(struct mmf_shadow *sh, const struct mmf_stmt *s, int s
 		mmf_shadow_lose_page(sh, &sh->pages[idx + i]);
 }
 
-/* Sealing keeps every page's content and mapping; what a sealed range
- * later refuses (EPERM) fails, and each call's rule takes its failure.
+/*
+ * Sealing keeps every page's content and mapping; what a sealed range
+ * later refuses (EPERM) fails, and each call's rule takes its failure. It
+ * is noted for the errors the model predicts: the seal is checked first.
  */
-MMF_RULE_NEUTRAL(mseal)
+void mmf_rule_mseal(struct mmf_shadow *sh, const struct mmf_stmt *s, int si, long res)
+{
+	int idx, n;
+
+	mmf_stmt_range(s, &idx, &n);
+	for (int i = 0; i < n && res >= 0; i++)
+		sh->pages[idx + i].sealed = 1;
+}
