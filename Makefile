@@ -243,10 +243,10 @@ fuzz-self: afl
 
 # A fuzzing kernel: ARCH=x86_64|arm64, KSRC=a kernel tree (default: Debian's
 # linux-source-6.12), PATCHES=patches to apply to it, FLAVOUR=kcsan for KCSAN
-# in place of KASAN. See docs/kernels.md.
+# in place of KASAN, KCOV_FILES=mm/ files to give KCOV. See docs/kernels.md.
 ARCH	?= x86_64
 kernel:
-	@FLAVOUR="$(FLAVOUR)" scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
+	@FLAVOUR="$(FLAVOUR)" KCOV_FILES="$(KCOV_FILES)" scripts/build-kernel.sh $(ARCH) "$(KSRC)" $(PATCHES)
 .PHONY: kernel
 
 bench: all $(BENCH_SRC:bench/%.c=$(O)/bench/%)

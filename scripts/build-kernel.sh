@@ -1,7 +1,13 @@
 #!/bin/bash
 # Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC
 # [PATCH...]] (make kernel ARCH=x86_64|arm64 [KSRC=path] [PATCHES=...]
-# [FLAVOUR=kcsan]).
+# [FLAVOUR=kcsan] [KCOV_FILES="mm/memcontrol.c ..."]).
+#
+# KCOV_FILES: files of mm/ compiled with KCOV whatever mm/Makefile says
+# (it turns KCOV off for page_alloc.c, memcontrol.c, vmstat.c and others
+# as noise for syzkaller): mmfuzz validate counts the programs that reach
+# a patch's functions there. Only mm/: elsewhere KCOV is off for safety
+# (entry code, kcov.c itself), not noise.
 #
 # The tree built is a hard-linked copy of KSRC with kvm/patches/*.patch
 # (the fuzzing kernel's own; a flavour's in kvm/patches/FLAVOUR/ after
@@ -53,6 +59,16 @@ arm64 | aarch64)
 	die "ARCH must be x86_64 or arm64, not '$arch'" ;;
 esac
 iname=$(basename "$image")
+kcov_files=$(printf '%s\n' ${KCOV_FILES:-} | LC_ALL=C sort -u | tr '\n' ' ')
+kcovvars=()
+for f in $kcov_files; do
+	case $f in
+	mm/*.c) ;;
+	*) die "KCOV_FILES: $f is not a .c file of mm/" ;;
+	esac
+	# A command-line variable beats the Makefile's ":= n" in every directory.
+	kcovvars+=("KCOV_INSTRUMENT_$(basename "$f" .c).o=y")
+done
 
 # A kernel make inside our make (make check) must not inherit its jobserver.
 unset MAKEFLAGS MFLAGS MAKELEVEL KBUILD_OUTPUT
@@ -110,6 +126,7 @@ cfghash=$({
 		/^# CONFIG_.* is not set$/ { v[$2] = $0 }
 		END { for (k in v) print v[k] }' "${frags[@]}" | LC_ALL=C sort
 	"${cross}gcc" --version | head -n1	# another compiler is another kernel
+	[ -z "$kcov_files" ] || echo "kcov: $kcov_files"
 } | sha256sum | cut -c1-12)
 
 key=$arch${flavour:+-$flavour}-$version-$treehash-$cfghash
@@ -139,13 +156,14 @@ work=$("$top/scripts/work-tree.sh" "$ksrc" "$treeid" "$cache/work/$srcid" "${pat
 log=$objdir/build.log
 how="from scratch"
 [ -f "$objdir/vmlinux" ] && how="incremental"
-kmake=(make -C "$work" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)")
+kmake=(make -C "$work" O="$objdir" ARCH="$karch" CROSS_COMPILE="$cross" -j"$(nproc)" ${kcovvars[@]+"${kcovvars[@]}"})
 start=$(date +%s)
 echo "build-kernel: building $key from $ksrc (log: $log)" >&2
 {
 	echo "# $key from $ksrc"
 	echo "# patches: ${patches[*]}"
 	echo "# fragments: ${frags[*]}"
+	[ -z "$kcov_files" ] || echo "# KCOV also in: $kcov_files"
 } >"$log"
 # merge_config.sh -n: allnoconfig with the fragments as KCONFIG_ALLCONFIG;
 # it warns about every requested value the kernel did not keep. It runs in
@@ -183,6 +201,7 @@ cp "$objdir/$image" "$objdir/vmlinux" "$objdir/.config" "$objdir/System.map" "$t
 	# kernel" that campaigns boot by default.
 	{ [ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >"$tmp/patches"; } &&
 	{ [ -z "$flavour" ] || echo "$flavour" >"$tmp/flavour"; } &&
+	{ [ -z "$kcov_files" ] || echo "$kcov_files" >"$tmp/kcov-files"; } &&
 	# What the caller's patches made of the files they touch, for the
 	# functions they change (mmfuzz validate).
 	sed -n 's|^+++ [^/	]*/\([^	 ]*\).*|\1|p' "${extra[@]}" /dev/null | sort -u |

@@ -42,6 +42,12 @@ struct mmf_bench_ctx {
 	 * -EOPNOTSUPP.
 	 */
 	struct mmf_journal *j;
+	/*
+	 * Called in every task of the workload as it starts (true) and before
+	 * it ends (false), the task of mmf_bench_run() too: the guest server
+	 * traces the kernel's coverage there. NULL: nothing.
+	 */
+	void (*task)(bool start);
 };
 
 struct mmf_bench_info {
@@ -56,6 +62,9 @@ extern const struct mmf_bench_info mmf_benches[];
 extern const size_t mmf_nr_benches;
 
 const struct mmf_bench_info *mmf_bench_find(const char *name);
+/* One run of b: b->run(c, res) between c->task's calls. */
+int mmf_bench_run(const struct mmf_bench_info *b, const struct mmf_bench_ctx *c,
+		  struct mmf_bench_result *res);
 /* The context for this machine: memory and CPUs from sysconf, swaps as given. */
 void mmf_bench_ctx_default(struct mmf_bench_ctx *c);
 

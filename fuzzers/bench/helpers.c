@@ -137,6 +137,28 @@ int mmf_bench_pageout(void *p, size_t len)
 	return -EAGAIN;
 }
 
+/* The hook of the run in progress (runs are one at a time). */
+static void (*task_hook)(bool start);
+
+void mmf_bench_task(bool start)
+{
+	if (task_hook)
+		task_hook(start);
+}
+
+int mmf_bench_run(const struct mmf_bench_info *b, const struct mmf_bench_ctx *c,
+		  struct mmf_bench_result *res)
+{
+	int r;
+
+	task_hook = c->task;
+	mmf_bench_task(true);
+	r = b->run(c, res);
+	mmf_bench_task(false);
+	task_hook = NULL;
+	return r;
+}
+
 int mmf_bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 {
 	pid_t parent = getpid();
@@ -151,8 +173,13 @@ int mmf_bench_fork(int n, int (*fn)(int i, void *arg), void *arg, pid_t *pids)
 		}
 		if (!pids[i]) {
 			/* Die with the parent: no child outlives a killed run. */
+			int r;
+
 			mmf_die_with_parent(parent, SIGKILL, EINTR);
-			_exit(fn(i, arg) & 0xff);
+			mmf_bench_task(true);
+			r = fn(i, arg);
+			mmf_bench_task(false);
+			_exit(r & 0xff);
 		}
 	}
 	return 0;

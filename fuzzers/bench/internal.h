@@ -65,6 +65,8 @@ void mmf_bench_fill(void *p, size_t len, uint64_t seed);
 /* MADV_PAGEOUT, retried on EAGAIN; 0 or -errno. */
 int mmf_bench_pageout(void *p, size_t len);
 
+/* A thread of the workload starts (true) or ends: the run's task hook. */
+void mmf_bench_task(bool start);
 /*
  * Fork n children, child i running fn(i, arg) and exiting with its return
  * value (an errno, 0 for success). 0, or -errno after killing and reaping

@@ -41,12 +41,14 @@ static void *mlock_thread(void *arg)
 	while (!a->gate->open)
 		pthread_cond_wait(&a->gate->cond, &a->gate->lock);
 	pthread_mutex_unlock(&a->gate->lock);
+	mmf_bench_task(true);
 	for (int i = 0; i < CALLS; i++) {
 		if (syscall(SYS_mlock, a->p, RANGE) || syscall(SYS_munlock, a->p, RANGE)) {
 			a->err = errno;
 			break;
 		}
 	}
+	mmf_bench_task(false);
 	return NULL;
 }
 

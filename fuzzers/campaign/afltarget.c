@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@ struct target {
 	struct mmf_u64set pcs;	/* every PC the guest reached */
 	FILE *pcs_file, *samples, *weighted;
 	uint64_t t0, last_sample, execs, crashes, repeats;
+	int reached;		/* programs kept under DIR/reached/ */
 	uint64_t run_ns, request_ns;	/* in the guest, and host to host */
 	uint64_t user_ns, sys_ns;	/* the programs' CPU time in the guest */
 	uint64_t phase_ns[MMF_SERVE_PHASES];	/* where the runs went */
@@ -84,6 +86,41 @@ static uint32_t weight_entry(uint64_t pc, unsigned int k)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
 	return (x ^ (x >> 31)) & (MAP_SIZE - 1);
+}
+
+/*
+ * A program that reached what the weights call changed (a patch's
+ * functions), kept by its hash under DIR/reached/ (at most REACHED_MAX):
+ * mmfuzz validate runs these on both kernels to compare what they do.
+ */
+#define REACHED_MAX	256
+
+static void keep_reached(struct target *t, const struct mmf_prog *p)
+{
+	char *dir = mmf_xasprintf("%s/reached", t->o->cover), *path;
+	struct strbuf sb;
+
+	if (t->reached >= REACHED_MAX || (mkdir(dir, 0755) && errno != EEXIST)) {
+		free(dir);
+		return;
+	}
+	path = mmf_xasprintf("%s/%016llx.mmf", dir, (unsigned long long)mmf_prog_hash(p));
+	mmf_sb_init(&sb);
+	mmf_prog_print(p, &sb);
+	if (!mmf_write_file_new(path, sb.buf, sb.len))
+		t->reached++;
+	mmf_sb_free(&sb);
+	free(path);
+	free(dir);
+}
+
+/* Whether the run reached a PC the weights call changed. */
+static bool reached_changed(const struct target *t)
+{
+	for (size_t i = 0; i < t->cov.nr_pcs; i++)
+		if (mmf_focus_weight(t->o->weights, t->cov.pcs[i]) >= MMF_WEIGHT_CHANGED)
+			return true;
+	return false;
 }
 
 static void take_weights(struct target *t)
@@ -267,6 +304,8 @@ static int run_input(struct target *t, bool *crash)
 	take_coverage(t);
 	if (t->o->cover && strcmp(t->cov.outcome, "failed"))
 		keep_edges(t, &p);
+	if (t->o->cover && t->o->weights && reached_changed(t))
+		keep_reached(t, &p);
 	*crash = save_findings(t, &p, hooked);
 	t->last_ok = !*crash;
 	sample(t, false);

@@ -400,35 +400,6 @@ int mmf_guest_repro_run(void *ctx, const struct mmf_prog *progs, int n, const ch
 	return hit;
 }
 
-int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
-			  struct strbuf *json)
-{
-	struct strbuf req, answer;
-	enum outcome out;
-	int nr, got = 0;
-
-	if (ensure_guest(g))
-		return -1;
-	mmf_sb_init(&req);
-	mmf_sb_init(&answer);
-	mmf_sb_printf(&req, MMF_SERVE_BENCH "%s %d\n" MMF_SERVE_END "\n", name, runs);
-	/* A run is seconds under KVM; allow a minute each. */
-	out = request(g, &req, 60000LL * runs, &answer, NULL, &nr);
-	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
-		size_t len = strcspn(p, "\n");
-
-		if (!strncmp(p, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
-			mmf_sb_add(json, p + strlen(MMF_SERVE_BENCH),
-			       len + 1 - strlen(MMF_SERVE_BENCH));
-			got++;
-		}
-	}
-	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
-	mmf_sb_free(&req);
-	mmf_sb_free(&answer);
-	return out == DONE ? got : -1;
-}
-
 static void clear_reports(struct mmf_guest_cover *c)
 {
 	for (int i = 0; i < c->nr_reports; i++) {
@@ -462,7 +433,33 @@ void mmf_guest_cover_free(struct mmf_guest_cover *c)
 	mmf_sb_free(&c->console);
 	free(c->edges);
 	free(c->pcs);
+	free(c->calls);
 	memset(c, 0, sizeof(*c));
+}
+
+/* "SI PARTY RES N HEX" of a traced call. */
+static void take_call(struct mmf_guest_cover *c, const char *line)
+{
+	struct mmf_guest_call k = { 0 };
+	long long res;
+	int off;
+
+	if (sscanf(line, "%d %d %lld %d %n", &k.si, &k.party, &res, &k.nstates, &off) != 4 ||
+	    k.nstates < 0 || k.nstates > MMF_SERVE_TRACE_PAGES)
+		return;
+	k.res = res;
+	for (int i = 0; i < k.nstates; i++) {
+		unsigned int b;
+
+		if (sscanf(line + off + 2 * i, "%2x", &b) != 1)
+			return;
+		k.states[i] = b;
+	}
+	if (c->nr_calls == c->cap_calls) {
+		c->cap_calls = c->cap_calls ? 2 * c->cap_calls : 64;
+		c->calls = mmf_xrealloc(c->calls, c->cap_calls * sizeof(*c->calls));
+	}
+	c->calls[c->nr_calls++] = k;
 }
 
 /* An answer's line into c; title is the last title line seen. */
@@ -492,6 +489,12 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 			}
 			c->pcs[c->nr_pcs++] = pc;
 		}
+	} else if (!strncmp(line, MMF_SERVE_CALL, strlen(MMF_SERVE_CALL))) {
+		take_call(c, line + strlen(MMF_SERVE_CALL));
+	} else if (!strncmp(line, MMF_SERVE_COUNTERS, strlen(MMF_SERVE_COUNTERS))) {
+		c->has_counters = sscanf(line + strlen(MMF_SERVE_COUNTERS), "%ld %ld %ld %ld",
+					 &c->counters[0], &c->counters[1], &c->counters[2],
+					 &c->counters[3]) == MMF_GUEST_COUNTERS;
 	} else if (!strncmp(line, MMF_SERVE_STATUS, strlen(MMF_SERVE_STATUS))) {
 		unsigned long long ns = 0, user = 0, sys = 0, ph[MMF_SERVE_PHASES] = { 0 };
 
@@ -512,8 +515,45 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 	}
 }
 
-int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
-			  struct mmf_guest_cover *c)
+int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
+			  struct strbuf *json, struct mmf_guest_cover *c)
+{
+	char title[256] = "";
+	struct strbuf req, answer;
+	enum outcome out;
+	int nr, got = 0;
+
+	if (ensure_guest(g))
+		return -1;
+	mmf_sb_init(&req);
+	mmf_sb_init(&answer);
+	mmf_sb_printf(&req, MMF_SERVE_BENCH "%s %d%s\n" MMF_SERVE_END "\n", name, runs,
+		      c ? " " MMF_SERVE_COVER : "");
+	/* A run is seconds under KVM; allow a minute each. */
+	out = request(g, &req, 60000LL * runs, &answer, NULL, &nr);
+	for (char *p = answer.buf; p && *p; p = strchr(p, '\n') + 1) {
+		size_t len = strcspn(p, "\n");
+
+		if (!strncmp(p, MMF_SERVE_BENCH, strlen(MMF_SERVE_BENCH))) {
+			mmf_sb_add(json, p + strlen(MMF_SERVE_BENCH),
+			       len + 1 - strlen(MMF_SERVE_BENCH));
+			got++;
+		} else if (c && !strncmp(p, MMF_SERVE_PCS, strlen(MMF_SERVE_PCS))) {
+			char *line = strndup(p, len);
+
+			take_cover_line(c, line, title, sizeof(title));
+			free(line);
+		}
+	}
+	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
+	mmf_sb_free(&req);
+	mmf_sb_free(&answer);
+	return out == DONE ? got : -1;
+}
+
+/* A program's request of kind (MMF_SERVE_COVER, MMF_SERVE_TRACE) into c. */
+static int program_request(struct mmf_guest_repro *g, const char *kind,
+			   const struct mmf_prog *p, struct mmf_guest_cover *c)
 {
 	struct strbuf req, answer;
 	struct mmf_report *reps;
@@ -523,6 +563,8 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 
 	memset(c->edges, 0, MMF_GUEST_COVER_EDGES);
 	c->nr_pcs = 0;
+	c->nr_calls = 0;
+	c->has_counters = false;
 	c->console.len = 0;
 	clear_reports(c);
 	c->outcome[0] = c->feedback[0] = '\0';
@@ -532,7 +574,7 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 		return -1;
 	mmf_sb_init(&req);
 	mmf_sb_init(&answer);
-	mmf_sb_puts(&req, MMF_SERVE_COVER "\n");
+	mmf_sb_printf(&req, "%s\n", kind);
 	mmf_prog_print(p, &req);
 	mmf_sb_puts(&req, "\n" MMF_SERVE_END "\n");
 	out = request(g, &req, g->o.timeout_ms, &answer, &c->console, &nr);
@@ -555,4 +597,16 @@ int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
 	mmf_sb_free(&req);
 	mmf_sb_free(&answer);
 	return 0;
+}
+
+int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
+			  struct mmf_guest_cover *c)
+{
+	return program_request(g, MMF_SERVE_COVER, p, c);
+}
+
+int mmf_guest_repro_trace(struct mmf_guest_repro *g, const struct mmf_prog *p,
+			  struct mmf_guest_cover *c)
+{
+	return program_request(g, MMF_SERVE_TRACE, p, c);
 }

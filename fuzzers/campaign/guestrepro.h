@@ -48,12 +48,7 @@ void mmf_guest_repro_log(void *ctx, const char *fmt, ...) __attribute__((format(
  */
 int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n,
 			   struct strbuf *titles);
-/*
- * Run benchmark name runs times in the guest; append one JSON line per run
- * (bench/bench.h). Returns the runs done, or -1.
- */
-int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
-			  struct strbuf *json);
+
 /*
  * One program with kernel coverage (MMF_SERVE_COVER). outcome: the run's
  * status name, or "died", "hung", "failed" (no KCOV, or not run); the
@@ -63,6 +58,16 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
  */
 #define MMF_GUEST_COVER_EDGES	65536
 #define MMF_GUEST_COVER_REPORTS	8
+
+#define MMF_GUEST_COUNTERS	4
+
+/* A traced call (MMF_SERVE_TRACE): its result, its range's page states after it. */
+struct mmf_guest_call {
+	int si, party;		/* statement, and -1 for the main line or its block */
+	int64_t res;		/* >= 0, or -errno */
+	int nstates;
+	uint8_t states[MMF_SERVE_TRACE_PAGES];
+};
 
 struct mmf_guest_cover {
 	char outcome[16];
@@ -79,12 +84,32 @@ struct mmf_guest_cover {
 	uint8_t *edges;
 	uint64_t *pcs;
 	size_t nr_pcs, cap_pcs;
+	/* mmf_guest_repro_trace()'s: each call; RssAnon, VmSwap, VmLck, RssShmem (kB) */
+	struct mmf_guest_call *calls;
+	int nr_calls, cap_calls;
+	bool has_counters;
+	long counters[MMF_GUEST_COUNTERS];
 };
 
 void mmf_guest_cover_init(struct mmf_guest_cover *c);
 void mmf_guest_cover_free(struct mmf_guest_cover *c);
+/*
+ * Run benchmark name runs times in the guest; append one JSON line per run
+ * (bench/bench.h). With c, the kernel's coverage of all its tasks: c's pcs
+ * (the guest's focus's), nothing on a kernel without KCOV. Returns the runs
+ * done, or -1.
+ */
+int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
+			  struct strbuf *json, struct mmf_guest_cover *c);
 /* 0, or -1 when no guest boots. */
 int mmf_guest_repro_cover(struct mmf_guest_repro *g, const struct mmf_prog *p,
+			  struct mmf_guest_cover *c);
+/*
+ * One program with its behaviour trace (MMF_SERVE_TRACE) into c: outcome,
+ * reports and console as mmf_guest_repro_cover(), calls and counters; no
+ * coverage. 0, or -1 when no guest boots.
+ */
+int mmf_guest_repro_trace(struct mmf_guest_repro *g, const struct mmf_prog *p,
 			  struct mmf_guest_cover *c);
 /* Guests booted so far. */
 int mmf_guest_repro_boots(const struct mmf_guest_repro *g);

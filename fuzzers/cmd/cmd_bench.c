@@ -112,7 +112,7 @@ static int run_bench(const struct bench_cmd *bc, const struct mmf_bench_info *b,
 
 	for (int i = 0; i < bc->runs; i++) {
 		struct mmf_bench_result *r = &res[nr];
-		int e = b->run(ctx, r);
+		int e = mmf_bench_run(b, ctx, r);
 
 		if (e == -EOPNOTSUPP) {
 			mmf_warnx_("bench %s: not supported here, skipped", b->name);

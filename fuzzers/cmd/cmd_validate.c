@@ -66,8 +66,15 @@ static int parse_runs(const char *arg, void *dst, char *err, size_t n)
 	return 0;
 }
 
+/*
+ * The defaults answer "may this go in?": both kernels fuzzed aimed at the
+ * patch for VALIDATE_BUDGET each (docs/validate.md says why the number),
+ * and the benchmarks that reach the changed functions.
+ */
+#define VALIDATE_BUDGET_MS	(30 * 60 * 1000)
+
 static struct mmf_validate_opts vo = {
-	.benches = "all", .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
+	.benches = "auto", .budget_ms = VALIDATE_BUDGET_MS, .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
 	.repro_ms = 600000, .mutants = 4, .tested_by = "mmfuzz <mmfuzz@localhost>",
 };
 static const char *vo_arch = "x86_64";
@@ -90,12 +97,14 @@ static const struct mmf_opt validate_opts[] = {
 		"alone)", .def = "the project's corpus/"),
 	MMF_OPT("attempts", "N", MMF_OPT_INT, &vo.attempts, "runs of each per kernel",
 		.lo = 1, .hi = 1000),
-	MMF_OPT("bench", "LIST", MMF_OPT_STR, &vo.benches, "all, none, or NAME,NAME..."),
+	MMF_OPT("bench", "LIST", MMF_OPT_STR, &vo.benches,
+		"auto (those whose run on the patched kernel reaches a changed\n"
+		"function), all, none, or NAME,NAME...", .def = "auto"),
 	MMF_OPT("runs", "N", MMF_OPT_FN, &vo.runs,
 		"benchmark runs per kernel, or 'auto': until every change's interval\n"
 		"is within +-min-change/2 (3 to 20 runs)", .fn = parse_runs, .def = "5"),
-	MMF_OPT("budget", "T", MMF_OPT_MS, &vo.budget_ms, "fuzz each kernel this long",
-		.def = "0: no fuzzing"),
+	MMF_OPT("budget", "T", MMF_OPT_MS, &vo.budget_ms,
+		"fuzz each kernel this long (0: no fuzzing)", .def = "30m"),
 	MMF_OPT("repro-time", "T", MMF_OPT_MS, &vo.repro_ms,
 		"reproducing a patched-only title, at most", .def = "10m"),
 	MMF_OPT("mutants", "N", MMF_OPT_INT, &vo.mutants,

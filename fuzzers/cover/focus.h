@@ -56,6 +56,8 @@ void mmf_focus_free(struct mmf_focus *f);
  *	8 ffffffff8141e4d0-ffffffff8141e9a0
  */
 #define MMF_FOCUS_WEIGHTS	4
+/* The weight of what a patch changed (mmfuzz validate): its functions. */
+#define MMF_WEIGHT_CHANGED	8
 
 struct mmf_focus_weights {
 	struct mmf_focus f[MMF_FOCUS_WEIGHTS];

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exec/feedback.h"
 #include "model/prog.h"
 #include "runtime/racesync.h"
 
@@ -71,6 +72,12 @@ struct mmf_exec_opts {
 	 * to measure what racing adds.
 	 */
 	bool no_race;
+	/*
+	 * The behaviour trace (mmfuzz validate's differential verdict): each
+	 * ranged call's page states after it, and this process's counters at
+	 * the end, in the result.
+	 */
+	bool trace;
 };
 
 enum mmf_run_status {
@@ -96,6 +103,8 @@ const char *mmf_run_status_name(enum mmf_run_status s);
 /* "setup", "start", "body", "end", "exit", "after". */
 const char *mmf_phase_name(enum mmf_phase ph);
 
+#define MMF_EXEC_COUNTERS	4
+
 struct mmf_call_result {
 	int16_t si;		/* statement index */
 	int16_t party;		/* -1 main line, else the opening statement */
@@ -103,6 +112,9 @@ struct mmf_call_result {
 	int64_t res;		/* >= 0, or -errno */
 	/* Time in the call itself, and in the oracles' checks after it. */
 	uint64_t call_ns, check_ns;
+	/* With mmf_exec_opts.trace: the first pages' states after a ranged call. */
+	int8_t nstates;
+	uint8_t states[MMF_STATE_PAGES];
 };
 
 /* One round of a racing group, as it went. */
@@ -134,6 +146,9 @@ struct mmf_exec_result {
 	int nr_rounds;
 	struct mmf_race_round *rounds;
 	long swapped;		/* pages seen swapped after calls, summed */
+	/* With mmf_exec_opts.trace: RssAnon, VmSwap, VmLck, RssShmem (kB) at the end. */
+	bool has_counters;
+	long counters[MMF_EXEC_COUNTERS];
 };
 
 /* Choose the arena once per process; every program uses the same one. */

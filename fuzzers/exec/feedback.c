@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cover/pagestate.h"
 #include "exec/feedback.h"
 #include "oracle/pagemap.h"
 #include "util/util.h"
@@ -11,7 +12,6 @@
 #define KPF_MLOCKED	33
 #define KPF_THP		22
 
-enum { ST_PRESENT = 1, ST_SWAP = 2, ST_EXCL = 4, ST_FILE = 8, ST_THP = 16, ST_MLOCK = 32 };
 
 /* The counters whose moves say what reclaim, swap and THP did. */
 static const char *const vmstat_keys[MMF_NR_VMSTAT] = {
@@ -49,14 +49,14 @@ int mmf_page_states(int pagemap, int kpageflags, const void *addr, long psz, int
 		uint64_t pfn = ent[i] & MMF_PM_PFN, kf;
 		uint8_t s = 0;
 
-		s |= ent[i] & MMF_PM_PRESENT ? ST_PRESENT : 0;
-		s |= ent[i] & MMF_PM_SWAP ? ST_SWAP : 0;
-		s |= ent[i] & MMF_PM_EXCLUSIVE ? ST_EXCL : 0;
-		s |= ent[i] & PM_FILE ? ST_FILE : 0;
-		if (kpageflags >= 0 && (s & ST_PRESENT) && pfn &&
+		s |= ent[i] & MMF_PM_PRESENT ? MMF_PST_PRESENT : 0;
+		s |= ent[i] & MMF_PM_SWAP ? MMF_PST_SWAP : 0;
+		s |= ent[i] & MMF_PM_EXCLUSIVE ? MMF_PST_EXCL : 0;
+		s |= ent[i] & PM_FILE ? MMF_PST_FILE : 0;
+		if (kpageflags >= 0 && (s & MMF_PST_PRESENT) && pfn &&
 		    pread(kpageflags, &kf, sizeof(kf), pfn * sizeof(kf)) == sizeof(kf)) {
-			s |= kf >> KPF_THP & 1 ? ST_THP : 0;
-			s |= kf >> KPF_MLOCKED & 1 ? ST_MLOCK : 0;
+			s |= kf >> KPF_THP & 1 ? MMF_PST_THP : 0;
+			s |= kf >> KPF_MLOCKED & 1 ? MMF_PST_MLOCK : 0;
 		}
 		states[i] = s;
 	}

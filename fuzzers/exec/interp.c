@@ -204,6 +204,18 @@ static void record(struct mmf_interp *in, int si, int party, long res, int swapp
 	mmf_write_all(in->outfd, buf, n);
 }
 
+/* "S si party n hex...": the states of a ranged call's first pages after it. */
+static void record_states(struct mmf_interp *in, int si, int party, const uint8_t *st, int n)
+{
+	char buf[64 + 2 * MMF_STATE_PAGES];
+	int len = snprintf(buf, sizeof(buf), "S %d %d %d ", si, party, n);
+
+	for (int i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%02x", st[i]);
+	buf[len++] = '\n';
+	mmf_write_all(in->outfd, buf, len);
+}
+
 /* Whether the statement can change what is mlocked. */
 static bool changes_locks(const struct mmf_stmt *s)
 {
@@ -275,6 +287,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	unsigned int flags = mmf_calls[s->id].flags;
 	const char *why = NULL;
 	int experr = 0, swapped = -1, idx, n, nst = 0;
+	bool feedback;
 	uint8_t before[MMF_STATE_PAGES], after[MMF_STATE_PAGES];
 	uint64_t t0, t1, t2;
 	struct strbuf sb;
@@ -296,7 +309,8 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		mmf_model_unlock(in);
 	}
 	mmf_hang_enter(party, in->p, si, in->psz);
-	if (state_feedback(in, s, &idx, &n))
+	feedback = state_feedback(in, s, &idx, &n);
+	if (feedback)
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
 				      in->psz, n, before);
 	mmf_kcov_call_begin(in->o->cover);
@@ -304,10 +318,11 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	res = run(in, s, si);
 	t2 = mmf_now_ns();
 	mmf_kcov_call_end(in->o->cover);
-	if (nst) {
+	if (nst || (in->o->trace && mmf_stmt_range(s, &idx, &n))) {
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
-				      in->psz, nst, after);
-		mmf_feedback_states(in->o->cover, s->id, before, after, nst);
+				      in->psz, feedback ? nst : n, after);
+		if (feedback)
+			mmf_feedback_states(in->o->cover, s->id, before, after, nst);
 	}
 	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
@@ -331,6 +346,8 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	if ((flags & MMF_CALL_STORES) && !in->inflight && !in->nr_threads)
 		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
 	record(in, si, party, res, swapped, t2 - t1, mmf_now_ns() - t0 - (t2 - t1));
+	if (in->o->trace && nst)
+		record_states(in, si, party, after, nst);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
 	if (in->o->corrupt_tag && (flags & MMF_CALL_STORES) && res > 0 &&
@@ -555,6 +572,13 @@ static void check_accounting(struct mmf_interp *in)
 	struct strbuf sb;
 
 	mmf_acct_proc_read(&ap);
+	if (in->o->trace) {
+		char buf[128];
+		int n = snprintf(buf, sizeof(buf), "A %ld %ld %ld %ld\n", ap.rss_anon, ap.vm_swap,
+				 ap.vm_lck, ap.rss_shmem);
+
+		mmf_write_all(in->outfd, buf, n);
+	}
 	mmf_sb_init(&sb);
 	if (mmf_acct_proc_compare(&ap, in->sh, in->psz, sysconf(_SC_NPROCESSORS_ONLN),
 				  in->vmlck_base, &sb))

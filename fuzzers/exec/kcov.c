@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/kcov.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec/kcov.h"
@@ -11,6 +14,12 @@
 #define KCOV_PATH	"/sys/kernel/debug/kcov"
 /* Words of one task's trace: a call's PCs beyond this are lost (counted). */
 #define TRACE_WORDS	(1 << 18)
+/*
+ * A whole task's trace is harvested every this much of its CPU time: a
+ * CPU runs at most some tens of millions of blocks a second, and a trace
+ * holds TRACE_WORDS.
+ */
+#define HARVEST_NS	1000000
 
 struct task_trace {
 	int fd;			/* -1: not opened yet; -2: KCOV unusable here */
@@ -166,4 +175,56 @@ void mmf_kcov_task_exit(void)
 	}
 	trace.fd = -1;
 	trace.area = NULL;
+}
+
+/* The map whole tasks are harvested into (one workload at a time). */
+static struct mmf_cover *harvest_into;
+static __thread timer_t harvest_timer;
+static __thread bool harvesting;
+
+static void harvest(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	mmf_kcov_call_end(harvest_into);
+	errno = saved;
+}
+
+static void harvest_block(bool block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPROF);
+	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+void mmf_kcov_task_cover(struct mmf_cover *c, bool start)
+{
+	struct sigaction sa = { .sa_handler = harvest, .sa_flags = SA_RESTART };
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGPROF };
+	struct itimerspec every = { .it_interval.tv_nsec = HARVEST_NS,
+				    .it_value.tv_nsec = HARVEST_NS };
+
+	if (!c)
+		return;
+	if (!start) {
+		harvest_block(true);
+		if (harvesting)
+			timer_delete(harvest_timer);
+		harvesting = false;
+		mmf_kcov_call_end(c);
+		mmf_kcov_task_exit();
+		return;
+	}
+	/* A forked child's descriptor is its parent's: open one of its own. */
+	mmf_kcov_forked();
+	harvest_into = c;
+	mmf_kcov_call_begin(c);
+	ev._sigev_un._tid = gettid();
+	sigaction(SIGPROF, &sa, NULL);
+	harvesting = !timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &harvest_timer) &&
+		     !timer_settime(harvest_timer, 0, &every, NULL);
+	harvest_block(false);
 }

@@ -43,6 +43,13 @@ void mmf_cover_free(struct mmf_cover *c);
 /* In a task of the program, around each call (no-ops without a map). */
 void mmf_kcov_call_begin(struct mmf_cover *c);
 void mmf_kcov_call_end(struct mmf_cover *c);
+/*
+ * A whole task of a workload (a benchmark's), not a call: start traces it
+ * from now, harvesting its trace into c every millisecond of its CPU time
+ * (SIGPROF), and stop harvests the rest and closes its descriptor. For a
+ * forked child too: it opens a descriptor of its own.
+ */
+void mmf_kcov_task_cover(struct mmf_cover *c, bool start);
 /* A forked child drops its parent's descriptor; a thread closes its own. */
 void mmf_kcov_forked(void);
 void mmf_kcov_task_exit(void);

@@ -124,6 +124,41 @@ static void add_round(struct mmf_exec_result *r, const char *line)
 	r->rounds[r->nr_rounds++] = rr;
 }
 
+/*
+ * The behaviour trace: "S si party n hex" (a ranged call's page states,
+ * after its "R" record) and "A" with the process's counters at the end.
+ */
+static void add_trace(struct mmf_exec_result *r, const char *line)
+{
+	struct mmf_call_result *c = NULL;
+	long long v[MMF_EXEC_COUNTERS];
+	int si, party, n, off;
+
+	if (sscanf(line, "A %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3]) == 4) {
+		r->has_counters = true;
+		for (int i = 0; i < MMF_EXEC_COUNTERS; i++)
+			r->counters[i] = v[i];
+		return;
+	}
+	if (sscanf(line, "S %d %d %d %n", &si, &party, &n, &off) != 3 || n < 0 ||
+	    n > MMF_STATE_PAGES)
+		return;
+	/* Its call's record: the last of that statement and party (threads interleave). */
+	for (int i = r->nr_results - 1; i >= 0 && !c; i--)
+		if (r->results[i].si == si && r->results[i].party == party)
+			c = &r->results[i];
+	if (!c)
+		return;
+	for (int i = 0; i < n; i++) {
+		unsigned int b;
+
+		if (sscanf(line + off + 2 * i, "%2x", &b) != 1)
+			return;
+		c->states[i] = b;
+	}
+	c->nstates = n;
+}
+
 /* The child's times (mmf_exec_interp): start, first and last statement, end. */
 static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint64_t *t)
 {
@@ -148,6 +183,7 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint
 			c.swapped = sw;
 			c.call_ns = call_ns;
 			c.check_ns = check_ns;
+			c.nstates = 0;
 			r->results = mmf_xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
 			r->results[r->nr_results++] = c;
 			r->swapped += sw > 0 ? sw : 0;
@@ -166,6 +202,9 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint
 			p = nl + 1;
 		} else if (*p == 'X') {
 			add_round(r, p);
+			p = nl + 1;
+		} else if (*p == 'S' || *p == 'A') {
+			add_trace(r, p);
 			p = nl + 1;
 		} else {
 			/* A record cut by a crash: nothing after it is trustworthy. */

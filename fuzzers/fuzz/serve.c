@@ -44,6 +44,82 @@ static void put_items(struct strbuf *out, const char *key, int *k, int per)
 	(*k)++;
 }
 
+/* The map's distinct PCs (those of the focus). */
+static void put_pcs(struct strbuf *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < MMF_COVER_PCS; i++) {
+		if (!cover->pcs[i])
+			continue;
+		put_items(out, MMF_SERVE_PCS, &k, 128);
+		mmf_sb_printf(out, "%llx ", (unsigned long long)cover->pcs[i]);
+	}
+	if (k)
+		mmf_sb_puts(out, "\n");
+}
+
+/* The map of cover requests, empty, with the focus if one was sent. */
+static struct mmf_cover *cover_map(void)
+{
+	if (!cover)
+		cover = mmf_cover_new(NULL);
+	if (!cover)
+		return NULL;
+	mmf_cover_reset(cover);
+	cover->focus = focused ? &focus : NULL;
+	return cover;
+}
+
+/* A run's reports: each one's title line and its text, escaped, on one line. */
+static void put_reports(struct strbuf *out, const struct mmf_exec_result *r)
+{
+	for (int i = 0; i < r->nr_reports; i++) {
+		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
+			      (int)strcspn(r->reports[i].title, "\n"), r->reports[i].title);
+		mmf_sb_escaped_line(out, r->reports[i].body);
+		mmf_sb_puts(out, "\n");
+	}
+}
+
+/*
+ * One program with its behaviour trace: its status, every call's result
+ * and the page states after it, the process's counters, the reports.
+ */
+static int trace_one(const struct mmf_exec_opts *opts, const char *req, struct strbuf *out)
+{
+	struct mmf_exec_opts eo = *opts;
+	struct mmf_exec_result r;
+	struct mmf_prog p;
+	char err[256];
+
+	if (mmf_prog_parse(req + strlen(MMF_SERVE_TRACE), &p, err, sizeof(err))) {
+		mmf_warnx_("serve: bad program: %s", err);
+		return -1;
+	}
+	_Static_assert(MMF_STATE_PAGES == MMF_SERVE_TRACE_PAGES, "a traced call's pages");
+	eo.trace = true;
+	eo.cover = NULL;
+	if (mmf_exec_prog(&p, &eo, &r))
+		return -1;
+	mmf_sb_printf(out, MMF_SERVE_STATUS "%s\n", mmf_run_status_name(r.status));
+	for (int i = 0; i < r.nr_results; i++) {
+		const struct mmf_call_result *c = &r.results[i];
+
+		mmf_sb_printf(out, MMF_SERVE_CALL "%d %d %lld %d ", c->si, c->party,
+			      (long long)c->res, c->nstates);
+		for (int k = 0; k < c->nstates; k++)
+			mmf_sb_printf(out, "%02x", c->states[k]);
+		mmf_sb_puts(out, "\n");
+	}
+	if (r.has_counters)
+		mmf_sb_printf(out, MMF_SERVE_COUNTERS "%ld %ld %ld %ld\n", r.counters[0],
+			      r.counters[1], r.counters[2], r.counters[3]);
+	put_reports(out, &r);
+	mmf_exec_result_free(&r);
+	return 0;
+}
+
 /* One program with kernel coverage: its status, titles, edges and PCs. */
 static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct strbuf *out)
 {
@@ -57,13 +133,10 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 		mmf_warnx_("serve: bad program: %s", err);
 		return -1;
 	}
-	if (!cover)
-		cover = mmf_cover_new(NULL);
-	if (!cover)
+	if (!cover_map())
 		return -1;
 	/* What the program did to the machine and its pages, KCOV or not. */
 	cover->state = true;
-	cover->focus = focused ? &focus : NULL;
 	eo.cover = cover;
 	if (mmf_exec_prog(&p, &eo, &r))
 		return -1;
@@ -75,12 +148,7 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 	for (int i = 0; i < MMF_NR_PHASES; i++)
 		mmf_sb_printf(out, " %llu", (unsigned long long)r.phase_ns[i]);
 	mmf_sb_puts(out, "\n");
-	for (int i = 0; i < r.nr_reports; i++) {
-		mmf_sb_printf(out, MMF_SERVE_TITLE "%.*s\n" MMF_SERVE_REPORT,
-			      (int)strcspn(r.reports[i].title, "\n"), r.reports[i].title);
-		mmf_sb_escaped_line(out, r.reports[i].body);
-		mmf_sb_puts(out, "\n");
-	}
+	put_reports(out, &r);
 	mmf_exec_result_free(&r);
 	k = 0;
 	for (int e = 0; e < MMF_COVER_EDGES; e++) {
@@ -91,16 +159,14 @@ static int cover_one(const struct mmf_exec_opts *opts, const char *req, struct s
 	}
 	if (k)
 		mmf_sb_puts(out, "\n");
-	k = 0;
-	for (int i = 0; i < MMF_COVER_PCS; i++) {
-		if (!cover->pcs[i])
-			continue;
-		put_items(out, MMF_SERVE_PCS, &k, 128);
-		mmf_sb_printf(out, "%llx ", (unsigned long long)cover->pcs[i]);
-	}
-	if (k)
-		mmf_sb_puts(out, "\n");
+	put_pcs(out);
 	return 0;
+}
+
+/* A benchmark's tasks, traced whole into the map of cover requests. */
+static void bench_task(bool start)
+{
+	mmf_kcov_task_cover(cover, start);
 }
 
 /* Runs of a benchmark on the swap devices the programs use. */
@@ -109,10 +175,15 @@ static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const 
 {
 	const struct mmf_bench_info *b;
 	struct mmf_bench_ctx ctx;
-	char name[64];
+	char name[64], how[16] = "";
 	int runs, nr = 0;
+	bool traced;
 
-	if (sscanf(req + strlen(MMF_SERVE_BENCH), "%63s %d", name, &runs) != 2)
+	if (sscanf(req + strlen(MMF_SERVE_BENCH), "%63s %d %15s", name, &runs, how) < 2)
+		return -1;
+	/* "cover": the kernel's coverage of all runs, as a program's. */
+	traced = !strcmp(how, MMF_SERVE_COVER) && mmf_kcov_available();
+	if (traced && !cover_map())
 		return -1;
 	b = mmf_bench_find(name);
 	if (!b)
@@ -123,9 +194,13 @@ static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const 
 	ctx.nr_swaps = nr;
 	ctx.swaps = opts->swaps;
 	ctx.j = j;
+	ctx.task = traced ? bench_task : NULL;
+	/* What a run reaches needs a fraction of its memory, not its minutes. */
+	if (traced)
+		ctx.mem_bytes /= 8;
 	for (int i = 0; i < runs; i++) {
 		struct mmf_bench_result res = { 0 };
-		int r = b->run(&ctx, &res);
+		int r = mmf_bench_run(b, &ctx, &res);
 
 		/* Not on this kernel: no runs. A failed run is left out. */
 		if (r == -EOPNOTSUPP)
@@ -136,6 +211,8 @@ static int bench(const struct mmf_exec_opts *opts, struct mmf_journal *j, const 
 		mmf_bench_json(name, i + 1, &res, out);
 		mmf_sb_puts(out, "\n");
 	}
+	if (traced)
+		put_pcs(out);
 	return 0;
 }
 
@@ -160,6 +237,10 @@ static void answer(int fd, const struct mmf_exec_opts *opts, struct mmf_journal 
 	}
 	if (!strncmp(req, MMF_SERVE_COVER "\n", strlen(MMF_SERVE_COVER) + 1)) {
 		rc = cover_one(opts, req, &out);
+		goto done;
+	}
+	if (!strncmp(req, MMF_SERVE_TRACE "\n", strlen(MMF_SERVE_TRACE) + 1)) {
+		rc = trace_one(opts, req, &out);
 		goto done;
 	}
 	n = mmf_progs_parse(req, progs, ARRAY_SIZE(progs), err, sizeof(err));

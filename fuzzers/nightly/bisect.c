@@ -82,7 +82,7 @@ static char *build(const struct mmf_bisect_opts *o, const char *work, char *err,
 	struct strbuf diff;
 
 	if (!o->base)
-		return mmf_vm_kernel_of(a, work, NULL, err, n);
+		return mmf_vm_kernel_of(a, work, NULL, NULL, err, n);
 	mmf_sb_init(&diff);
 	if (mmf_nightly_cmd(argv, &diff)) {
 		snprintf(err, n, "git diff %s HEAD failed in %s", o->good, work);
@@ -94,7 +94,7 @@ static char *build(const struct mmf_bisect_opts *o, const char *work, char *err,
 		snprintf(err, n, "cannot write %s: %s", patch, strerror(errno));
 		image = NULL;
 	} else {
-		image = mmf_vm_kernel_of(a, o->base, diff.len ? patch : NULL, err, n);
+		image = mmf_vm_kernel_of(a, o->base, diff.len ? patch : NULL, NULL, err, n);
 	}
 	mmf_sb_free(&diff);
 	free(patch);

@@ -207,7 +207,7 @@ static int kernel_of(struct night *nt, const struct mmf_vm_arch *a, struct kerne
 	} else {
 		say(nt, "building the %s kernel of %s (cached by source and config)", a->name,
 		    nt->o->tree);
-		k->image = mmf_vm_kernel_of(a, nt->o->tree, NULL, err, n);
+		k->image = mmf_vm_kernel_of(a, nt->o->tree, NULL, NULL, err, n);
 		if (!k->image)
 			return -1;
 	}

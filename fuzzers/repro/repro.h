@@ -91,6 +91,8 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 /*
  * A request whose first line is this, "NAME RUNS", runs a benchmark
  * instead: one MMF_SERVE_BENCH line per run with its JSON, then done.
+ * "NAME RUNS cover" traces every task of the runs with KCOV too and
+ * answers MMF_SERVE_PCS lines (the focus's distinct PCs) before done.
  */
 #define MMF_SERVE_BENCH	"bench "
 /*
@@ -115,6 +117,19 @@ int mmf_repro_minimize(const struct mmf_repro_ops *ops, struct mmf_prog *p, cons
 #define MMF_SERVE_REPORT	"report "
 #define MMF_SERVE_EDGES	"edges "
 #define MMF_SERVE_PCS	"pcs "
+/*
+ * A request whose first line is MMF_SERVE_TRACE runs the one program after
+ * it with its behaviour trace (exec.h's trace) and answers MMF_SERVE_STATUS
+ * with the run's status, an MMF_SERVE_CALL line per call ("SI PARTY RES N
+ * HEX": the result, then the states of the first N pages of its range
+ * after it, a byte each, exec/feedback.h), MMF_SERVE_COUNTERS ("RssAnon
+ * VmSwap VmLck RssShmem" in kB at the end), the reports as for
+ * MMF_SERVE_COVER, then "done 0".
+ */
+#define MMF_SERVE_TRACE	"trace"
+#define MMF_SERVE_TRACE_PAGES	32	/* N at most: exec/feedback.h's MMF_STATE_PAGES */
+#define MMF_SERVE_CALL	"call "
+#define MMF_SERVE_COUNTERS	"counters "
 #define MMF_SERVE_END	"# mmfuzz: end of request"
 /* The last line of a focus's text (cover/focus.h) that a guest reads from a port. */
 #define MMF_COVER_FOCUS_END	"# mmfuzz: end of focus"

@@ -36,9 +36,15 @@ struct run {
 	int *nr_progs;
 	const char **benches;
 	int nr_benches;
+	bool bench_auto;	/* choose the benchmarks by their reach */
+	struct strbuf kcov_files;	/* the series' mm/ C files: KCOV in both kernels */
 	struct samples *samples;
 	int nr_samples;
 	char *weights;		/* the patched kernel's fuzzing weights, NULL: none */
+	/* progress: the phase, how many there are, when the validation began */
+	int phase, nr_phases;
+	uint64_t t0;
+	int fuzz_left;		/* kernels still to fuzz */
 };
 
 #define MAX_TITLES	4096
@@ -61,6 +67,41 @@ static void info(const struct mmf_validate_opts *o, const char *fmt, ...)
 	fputc('\n', o->info);
 	fflush(o->info);
 	va_end(ap);
+}
+
+/* A duration as people read it: 45s, 12m30s, 1h05m. */
+static void fmt_ms(char *buf, size_t n, int64_t ms)
+{
+	long long s = ms / 1000;
+
+	if (s >= 3600)
+		snprintf(buf, n, "%lldh%02lldm", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, n, "%lldm%02llds", s / 60, s % 60);
+	else
+		snprintf(buf, n, "%llds", s);
+}
+
+/*
+ * The next phase: its number of all, the time so far, and what is known
+ * of the time left (the fuzzing budgets; builds, benchmarks and
+ * reproducing take what they take).
+ */
+static void phase(struct run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void phase(struct run *run, const char *fmt, ...)
+{
+	char so_far[32], left[32], what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	fmt_ms(so_far, sizeof(so_far), (mmf_now_ns() - run->t0) / 1000000);
+	fmt_ms(left, sizeof(left), run->fuzz_left * run->o->budget_ms);
+	info(run->o, "phase %d of %d, %s in: %s%s%s%s", ++run->phase, run->nr_phases, so_far, what,
+	     run->fuzz_left ? "; at least " : "", run->fuzz_left ? left : "",
+	     run->fuzz_left ? " of fuzzing left" : "");
 }
 
 static int add_case(struct run *run, char *name, const char *title, const char *text,
@@ -152,7 +193,9 @@ static int pick_benches(struct run *run, char *err, size_t n)
 	if (!list || !strcmp(list, "none"))
 		return 0;
 	run->benches = mmf_xcalloc(mmf_nr_benches + 1, sizeof(*run->benches));
-	if (!strcmp(list, "all")) {
+	/* Two kernels, no patch: nothing to aim at, the kernels compared whole. */
+	run->bench_auto = !strcmp(list, "auto") && run->o->side[MMF_PATCHED].patches[0];
+	if (!strcmp(list, "all") || !strcmp(list, "auto")) {
 		for (size_t i = 0; i < mmf_nr_benches; i++)
 			run->benches[run->nr_benches++] = mmf_benches[i].name;
 		return 0;
@@ -305,7 +348,7 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 				int got;
 
 				mmf_sb_init(&json);
-				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json);
+				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json, NULL);
 				mmf_guest_repro_restart(g[side]);
 				add_samples(run, side, json.buf);
 				mmf_sb_free(&json);
@@ -320,6 +363,83 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 	return 0;
 }
 
+/* The changed functions' names whose text holds one of c's PCs, or NULL. */
+static char *funcs_reached(const struct mmf_val_changes *ch, const struct mmf_guest_cover *c)
+{
+	struct strbuf sb;
+
+	mmf_sb_init(&sb);
+	for (int k = 0; k < ch->nr_funcs; k++) {
+		const struct mmf_val_func *f = &ch->funcs[k];
+		bool hit = false;
+
+		for (size_t i = 0; i < c->nr_pcs && !hit; i++)
+			hit = c->pcs[i] >= f->lo && c->pcs[i] < f->hi;
+		if (hit)
+			mmf_sb_printf(&sb, "%s%s", sb.len ? ", " : "", f->name);
+	}
+	return mmf_sb_detach(&sb);
+}
+
+/*
+ * --bench auto: one run of each benchmark on the patched kernel with its
+ * tasks traced (KCOV), the focus on the changed functions; those that
+ * reached one are the benchmarks of the validation. Without KCOV or code
+ * of the changed functions to look for, the reach is unknown: all run.
+ */
+static void choose_benches(struct run *run)
+{
+	struct mmf_val_changes *ch = &run->r->changes;
+	struct mmf_val_result *r = run->r;
+	struct mmf_guest_repro_opts go = {
+		.guest = run->guest[MMF_PATCHED], .timeout_ms = 30000, .info = run->o->info,
+	};
+	struct mmf_focus focus = { 0 };
+	struct mmf_guest_repro *g;
+	char *focus_text;
+	int chosen = 0;
+
+	for (int k = 0; k < ch->nr_funcs; k++)
+		mmf_focus_add(&focus, ch->funcs[k].lo, ch->funcs[k].hi);
+	mmf_focus_merge(&focus);
+	r->bench_reach = mmf_xcalloc(run->nr_benches + 1, sizeof(*r->bench_reach));
+	if (!focus.n || run->im[MMF_PATCHED].kcov != 1) {
+		info(run->o, "benchmarks: their reach is unknown (%s): all run",
+		     focus.n ? "the patched kernel has no KCOV" : "no changed function has code");
+		mmf_focus_free(&focus);
+		return;
+	}
+	focus_text = mmf_focus_format(&focus);
+	mmf_focus_free(&focus);
+	go.focus = focus_text;
+	go.workdir = mmf_xasprintf("%s/bench-reach", run->o->out);
+	g = mmf_guest_repro_new(&go);
+	r->bench_auto = true;
+	for (int i = 0; i < run->nr_benches; i++) {
+		struct mmf_guest_cover c;
+		struct strbuf json;
+		char *funcs;
+
+		mmf_guest_cover_init(&c);
+		mmf_sb_init(&json);
+		funcs = mmf_guest_repro_bench(g, run->benches[i], 1, &json, &c) > 0 ?
+			funcs_reached(ch, &c) : NULL;
+		r->bench_reach[r->nr_bench_reach++] = (struct mmf_val_bench_reach){
+			.bench = run->benches[i], .funcs = funcs,
+		};
+		info(run->o, "benchmark %s reaches %s", run->benches[i],
+		     funcs && *funcs ? funcs : "no changed function");
+		if (funcs && *funcs)
+			run->benches[chosen++] = run->benches[i];
+		mmf_sb_free(&json);
+		mmf_guest_cover_free(&c);
+	}
+	run->nr_benches = chosen;
+	mmf_guest_repro_free(g);
+	free((char *)go.workdir);
+	free(focus_text);
+}
+
 /* Every case on each side, then the benchmarks on both: all in guests. */
 static int run_guests(struct run *run, char *err, size_t n)
 {
@@ -327,10 +447,18 @@ static int run_guests(struct run *run, char *err, size_t n)
 	char *work[MMF_NR_SIDES];
 	int rc;
 
+	if (run->r->nr_cases)
+		phase(run, "%d reproducer(s) and program(s), %d run(s) each on each kernel",
+		      run->r->nr_cases, run->o->attempts);
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		g[s] = side_guest(run, s, side_name[s], &work[s]);
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		run_cases(run, s, g[s]);
+	if (run->nr_benches) {
+		phase(run, "benchmarks%s", run->bench_auto ? ": those reaching a changed function" : "");
+		if (run->bench_auto)
+			choose_benches(run);
+	}
 	rc = run_benches(run, g, err, n);
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		mmf_guest_repro_free(g[s]);
@@ -346,6 +474,7 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 {
 	const struct mmf_validate_opts *o = run->o;
 	char *out = mmf_xasprintf("%s/fuzz-%s", o->out, side_name[side]), *crashes, *weights = NULL;
+	char budget[32];
 	struct mmf_campaign_opts co = {
 		.guest = run->guest[side], .vmlinux = run->im[side].vmlinux, .out = out,
 		.vms = 1, .duration_ms = o->budget_ms, .stop = &never_stop, .info = o->info,
@@ -383,8 +512,9 @@ static int fuzz_side(struct run *run, int side, char **titles, int *nt, char *er
 		co.weights = weights;
 		run->r->changes.cover = true;
 	}
-	info(o, "%s: fuzzing for %llds (%s)", side_name[side], (long long)o->budget_ms / 1000,
-	     run->r->engine);
+	fmt_ms(budget, sizeof(budget), o->budget_ms);
+	phase(run, "fuzzing the %s kernel for %s (%s)", side_name[side], budget, run->r->engine);
+	run->fuzz_left--;
 	rc = afl ? mmf_afl_campaign_run(&co, &st, err, n) : mmf_campaign_run(&co, &st, err, n);
 	mmf_tally_free(&st.tally);
 	free(weights);
@@ -510,6 +640,155 @@ out:
 	free(crashes);
 }
 
+#define DIFF_PROGRAMS	8	/* programs of the differential verdict, at most */
+
+struct sized_file {
+	char *path;
+	off_t size;
+};
+
+/* The smallest programs first: their first difference is the easiest to read. */
+static int smaller(const void *a, const void *b)
+{
+	const struct sized_file *x = a, *y = b;
+
+	return (x->size > y->size) - (x->size < y->size) ?: strcmp(x->path, y->path);
+}
+
+/* A program of the differential verdict and its clean traces on each kernel. */
+struct traced {
+	char *path;
+	struct mmf_prog p;
+	struct mmf_guest_cover *runs[MMF_NR_SIDES];
+	int nruns[MMF_NR_SIDES];
+};
+
+/*
+ * Every program once on each kernel, the kernels in turn; a run that did
+ * not end cleanly (a kernel report, a timeout) is no trace of behaviour
+ * and is left out.
+ */
+static void trace_all(struct mmf_guest_repro *const g[MMF_NR_SIDES], struct traced *t, int nt,
+		      int attempt)
+{
+	for (int i = 0; i < nt; i++) {
+		for (int k = 0; k < MMF_NR_SIDES; k++) {
+			int s = attempt & 1 ? MMF_NR_SIDES - 1 - k : k;
+			struct mmf_guest_cover *c = &t[i].runs[s][t[i].nruns[s]];
+
+			mmf_guest_cover_init(c);
+			if (!mmf_guest_repro_trace(g[s], &t[i].p, c) && !strcmp(c->outcome, "ok") &&
+			    !c->nr_reports)
+				t[i].nruns[s]++;
+			else
+				mmf_guest_cover_free(c);
+		}
+	}
+}
+
+/* The programs fuzzing kept for reaching a changed function, the smallest first. */
+static int reached_programs(const char *dir, struct traced **out)
+{
+	struct sized_file *files = NULL;
+	struct traced *t = NULL;
+	struct dirent **ents;
+	int ne = scandir(dir, &ents, NULL, alphasort), nf = 0, nt = 0;
+
+	for (int i = 0; i < ne; i++) {
+		char *path = mmf_xasprintf("%s/%s", dir, ents[i]->d_name);
+		struct stat st;
+
+		if (strstr(ents[i]->d_name, ".mmf") && !stat(path, &st) && S_ISREG(st.st_mode)) {
+			files = mmf_xrealloc(files, (nf + 1) * sizeof(*files));
+			files[nf].path = path;
+			files[nf++].size = st.st_size;
+		} else {
+			free(path);
+		}
+		free(ents[i]);
+	}
+	if (ne >= 0)
+		free(ents);
+	qsort(files, nf, sizeof(*files), smaller);
+	t = mmf_xcalloc(MIN(nf, DIFF_PROGRAMS) + 1, sizeof(*t));
+	for (int i = 0; i < nf; i++) {
+		char *text = nt < DIFF_PROGRAMS ? mmf_read_file(files[i].path, NULL) : NULL;
+		char e[256];
+
+		if (text && !mmf_prog_parse(text, &t[nt].p, e, sizeof(e)))
+			t[nt++].path = files[i].path;
+		else
+			free(files[i].path);
+		free(text);
+	}
+	free(files);
+	*out = t;
+	return nt;
+}
+
+/*
+ * The differential verdict: the programs fuzzing kept for reaching the
+ * changed functions (the smallest DIFF_PROGRAMS), each run o->attempts
+ * times on each kernel, compared (differ.c). The first runs and the rest
+ * are on different boots of each kernel: a value that one boot gives and
+ * another does not (where memory happened to be) is no kernel's.
+ */
+static void differ_programs(struct run *run)
+{
+	const struct mmf_validate_opts *o = run->o;
+	char *dir = mmf_xasprintf("%s/fuzz-patched/vm-0/reached", o->out);
+	struct mmf_guest_repro *g[MMF_NR_SIDES];
+	struct mmf_val_result *r = run->r;
+	char *work[MMF_NR_SIDES];
+	struct traced *t;
+	int nt = reached_programs(dir, &t);
+
+	r->differed = true;
+	phase(run, "%d program(s) that reached a changed function, %d run(s) on each kernel:"
+	      " what they do", nt, o->attempts);
+	r->behaviour = mmf_xcalloc(nt + 1, sizeof(*r->behaviour));
+	for (int i = 0; i < nt; i++) {
+		r->behaviour[i].program = t[i].path;
+		for (int s = 0; s < MMF_NR_SIDES; s++)
+			t[i].runs[s] = mmf_xcalloc(o->attempts, sizeof(*t[i].runs[s]));
+	}
+	for (int s = 0; s < MMF_NR_SIDES && nt; s++)
+		g[s] = side_guest(run, s, s ? "differ-patched" : "differ-base", &work[s]);
+	for (int a = 0; a < o->attempts && nt; a++) {
+		for (int s = 0; s < MMF_NR_SIDES && a == 1; s++)
+			mmf_guest_repro_restart(g[s]);
+		trace_all(g, t, nt, a);
+	}
+	for (int i = 0; i < nt; i++) {
+		struct mmf_val_behaviour *b = &r->behaviour[r->nr_behaviour++];
+
+		b->runs[MMF_BASE] = t[i].nruns[MMF_BASE];
+		b->runs[MMF_PATCHED] = t[i].nruns[MMF_PATCHED];
+		if (b->runs[MMF_BASE] >= 2 && b->runs[MMF_PATCHED] >= 2 &&
+		    mmf_val_differ(&t[i].p, (const struct mmf_guest_cover *const *)t[i].runs,
+				   t[i].nruns, b) && b->first >= 0) {
+			struct strbuf sb;
+
+			mmf_sb_init(&sb);
+			mmf_stmt_print(&t[i].p.stmts[b->first], &sb);
+			b->stmt = mmf_sb_detach(&sb);
+		}
+		info(o, "%s: %s (runs: base %d, patched %d)", b->program,
+		     b->nr_items ? "behaves differently" : "the same", b->runs[0], b->runs[1]);
+		for (int s = 0; s < MMF_NR_SIDES; s++) {
+			for (int k = 0; k < t[i].nruns[s]; k++)
+				mmf_guest_cover_free(&t[i].runs[s][k]);
+			free(t[i].runs[s]);
+		}
+	}
+	for (int s = 0; s < MMF_NR_SIDES && nt; s++) {
+		mmf_guest_repro_free(g[s]);
+		free(work[s]);
+	}
+	free(t);
+	free(dir);
+}
+
 static int fuzz_both(struct run *run, char *err, size_t n)
 {
 	static char *titles[MMF_NR_SIDES][MAX_TITLES];
@@ -531,8 +810,12 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 		else
 			confirm(run, f);
 	}
-	if (!rc && r->changes.cover)
+	if (!rc && r->changes.cover) {
 		count_reach(run);
+		differ_programs(run);
+	} else if (run->o->side[MMF_PATCHED].patches[0]) {
+		run->nr_phases--;	/* no reach known: no programs to compare */
+	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
 		for (int i = 0; i < nt[s]; i++)
@@ -582,7 +865,8 @@ static int patch_changes(struct run *run, char *err, size_t n)
 	mmf_sb_puts(&w, "# the functions the patch changes, then the rest of its files\n");
 	for (int i = 0; i < c->nr_funcs; i++)
 		if (c->funcs[i].hi)
-			mmf_sb_printf(&w, "8 %llx-%llx\n", (unsigned long long)c->funcs[i].lo,
+			mmf_sb_printf(&w, "%d %llx-%llx\n", MMF_WEIGHT_CHANGED,
+				      (unsigned long long)c->funcs[i].lo,
 				      (unsigned long long)c->funcs[i].hi);
 	for (size_t i = 0; i < c->file_text.n; i++)
 		mmf_sb_printf(&w, "2 %llx-%llx\n", (unsigned long long)c->file_text.v[i].lo,
@@ -633,6 +917,62 @@ static char *write_series(const struct mmf_validate_opts *o, const char *const *
 	return path;
 }
 
+/*
+ * The C files of mm/ a diff touches ("+++ b/mm/x.c"), once each: both
+ * kernels are built with KCOV in them, so that fuzzing sees the changed
+ * functions reached also where mm/Makefile turns KCOV off.
+ */
+static void add_kcov_files(struct strbuf *files, const char *diff)
+{
+	for (const char *l = diff; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *path = l + 4 + strcspn(l + 4, "/\n");
+		size_t len;
+		char *f;
+
+		if (strncmp(l, "+++ ", 4) || *path != '/')
+			continue;
+		path++;
+		len = strcspn(path, " \t\n");
+		if (len < 6 || strncmp(path, "mm/", 3) || strncmp(path + len - 2, ".c", 2))
+			continue;
+		/* " a b ": each name between spaces, found as " name ". */
+		if (!files->len)
+			mmf_sb_puts(files, " ");
+		f = mmf_xasprintf(" %.*s ", (int)len, path);
+		if (!strstr(files->buf, f))
+			mmf_sb_puts(files, f + 1);
+		free(f);
+	}
+}
+
+/* A patch file: its patches' subjects for the verdict; none is an error. */
+static int read_patch(struct run *run, const char *path, char *err, size_t n)
+{
+	struct mmf_val_series *all = &run->r->series, one;
+	struct stat st;
+	char *text;
+
+	errno = 0;
+	text = stat(path, &st) || !S_ISREG(st.st_mode) ? NULL : mmf_read_file(path, NULL);
+	if (!text) {
+		snprintf(err, n, "patch %s: %s", path, errno ? strerror(errno) : "not a file");
+		return -1;
+	}
+	mmf_val_series_parse(text, &one);
+	add_kcov_files(&run->kcov_files, text);
+	free(text);
+	if (!one.nr) {
+		snprintf(err, n, "patch %s: no diff in it (give diffs, git format-patch files"
+			 " or an mbox of them)", path);
+		return -1;
+	}
+	all->subject = mmf_xrealloc(all->subject, (all->nr + one.nr) * sizeof(*all->subject));
+	memcpy(all->subject + all->nr, one.subject, one.nr * sizeof(*one.subject));
+	all->nr += one.nr;
+	free(one.subject);
+	return 0;
+}
+
 static int kernels(struct run *run, char *err, size_t n)
 {
 	const struct mmf_validate_opts *o = run->o;
@@ -647,14 +987,9 @@ static int kernels(struct run *run, char *err, size_t n)
 				 o->side[s].src, errno ? strerror(errno) : "not a directory");
 			return -1;
 		}
-		for (int i = 0; o->side[s].patches[i]; i++) {
-			errno = 0;
-			if (stat(o->side[s].patches[i], &st) || !S_ISREG(st.st_mode)) {
-				snprintf(err, n, "patch %s: %s", o->side[s].patches[i],
-					 errno ? strerror(errno) : "not a file");
+		for (int i = 0; o->side[s].patches[i]; i++)
+			if (read_patch(run, o->side[s].patches[i], err, n))
 				return -1;
-			}
-		}
 	}
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		const char *src = o->side[s].src;
@@ -671,7 +1006,13 @@ static int kernels(struct run *run, char *err, size_t n)
 		if (strcmp(src, "debian") && strcmp(src, "default")) {
 			info(o, "%s: kernel from %s%s%s", side_name[s], src, series ? " with " : "",
 			     series ? run->r->patches : "");
-			kernel = mmf_vm_kernel_of(o->arch, src, series, err, n);
+			kernel = mmf_vm_kernel_of(o->arch, src, series,
+						  run->kcov_files.len ? run->kcov_files.buf : NULL,
+						  err, n);
+			if (kernel && run->kcov_files.len && !run->r->kcov_files)
+				run->r->kcov_files = mmf_xasprintf("%.*s",
+								   (int)run->kcov_files.len - 2,
+								   run->kcov_files.buf + 1);
 			free(series);
 			if (!kernel)
 				return -1;
@@ -731,8 +1072,16 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 		snprintf(err, n, "output directory %s: %s", o->out, strerror(errno));
 		return -1;
 	}
+	run.t0 = mmf_now_ns();
 	if (pick_benches(&run, err, n) || (o->store && store_cases(&run, err, n)) ||
-	    (o->corpus && corpus_cases(&run, err, n)) || kernels(&run, err, n))
+	    (o->corpus && corpus_cases(&run, err, n)))
+		goto out;
+	run.fuzz_left = o->budget_ms > 0 ? MMF_NR_SIDES : 0;
+	/* With fuzzing aimed at a patch, the differential verdict after it. */
+	run.nr_phases = 1 + (r.nr_cases > 0) + (run.nr_benches > 0) + run.fuzz_left +
+			(run.fuzz_left && o->side[MMF_PATCHED].patches[0]);
+	phase(&run, "the kernels");
+	if (kernels(&run, err, n))
 		goto out;
 	if (o->side[MMF_PATCHED].patches[0] && patch_changes(&run, err, n))
 		goto out;
@@ -765,6 +1114,7 @@ out:
 	free(run.nr_progs);
 	free(run.benches);
 	free(run.weights);
+	mmf_sb_free(&run.kcov_files);
 	mmf_val_free(&r);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "bench/bench.h"
+#include "campaign/guestrepro.h"
 #include "cover/focus.h"
 #include "util/util.h"
 #include "vm/vm.h"
@@ -34,7 +35,7 @@ struct mmf_validate_opts {
 	const char *store;	/* crash store whose reproducers run, NULL: none */
 	const char *corpus;	/* directory of .mmf programs, NULL: none */
 	const char *seeds;	/* what fuzzing starts from: a directory, "none", NULL: corpus/ */
-	const char *benches;	/* "all", "none" or NAME,NAME... */
+	const char *benches;	/* "auto", "all", "none" or NAME,NAME... */
 	int runs;		/* benchmark runs per kernel; 0: until the intervals are narrow */
 	int attempts;		/* runs per reproducer and program per kernel */
 	int64_t budget_ms;	/* fuzzing per kernel, 0: none */
@@ -107,6 +108,51 @@ int mmf_val_changes_code(struct mmf_val_changes *c, const char *base, const char
 			 char *err, size_t n);
 void mmf_val_changes_free(struct mmf_val_changes *c);
 
+/* ---- the series (series.c) -------------------------------------------- */
+
+struct mmf_val_series {
+	int nr;			/* patches: messages (or plain files) with a diff */
+	char **subject;		/* each one's Subject:, NULL: a plain diff has none */
+};
+
+/*
+ * The patches in text: a plain diff, a git format-patch file or an mbox of
+ * them; a message without a diff (a cover letter) is none. Returns nr.
+ */
+int mmf_val_series_parse(const char *text, struct mmf_val_series *s);
+void mmf_val_series_free(struct mmf_val_series *s);
+
+/* ---- the differential verdict (differ.c) ------------------------------- */
+
+#define MMF_VAL_DIFF_ITEMS	8
+#define MMF_VAL_DIFF_TEXT	160
+
+/* A value the kernels disagree on, each consistently over its runs. */
+struct mmf_val_diff_item {
+	int si;			/* the statement; -1: the program's end (a counter) */
+	char what[24];		/* "result", "pages after it", or the counter's name */
+	char base[MMF_VAL_DIFF_TEXT], patched[MMF_VAL_DIFF_TEXT];
+};
+
+/* A program that reached the changed functions, run on both kernels. */
+struct mmf_val_behaviour {
+	char *program;		/* its file */
+	char *stmt;		/* the first statement where the kernels part, NULL: none */
+	int first;		/* its index, -1: they part only in the counters, or not */
+	int runs[MMF_NR_SIDES];	/* traced runs that ended cleanly, per kernel */
+	int nr_items;
+	struct mmf_val_diff_item items[MMF_VAL_DIFF_ITEMS];
+};
+
+/*
+ * Compare runs[s][0..nruns[s]) of program p on the two kernels (traces of
+ * mmf_guest_repro_trace()): a result class, page states or counter that
+ * every run of each kernel agrees on and that differs between the kernels
+ * goes into b, by statement. Returns the number of such items.
+ */
+int mmf_val_differ(const struct mmf_prog *p, const struct mmf_guest_cover *const runs[MMF_NR_SIDES],
+		   const int nruns[MMF_NR_SIDES], struct mmf_val_behaviour *b);
+
 /* ---- verdict (verdict.c) ---------------------------------------------- */
 
 struct mmf_val_case {
@@ -142,10 +188,18 @@ struct mmf_val_finding {
 	char *repro;		/* the reproducer's repro.prog, NULL: none */
 };
 
+/* What a benchmark's run on the patched kernel reached (--bench auto). */
+struct mmf_val_bench_reach {
+	const char *bench;
+	char *funcs;		/* the changed functions it reached, ", "-joined; NULL: no run */
+};
+
 struct mmf_val_result {
 	char *kernel[MMF_NR_SIDES];
 	/* what was tested, for the reply */
-	char *patches;		/* the patches' names, NULL: two kernels given */
+	char *patches;		/* the patches' files, NULL: two kernels given */
+	struct mmf_val_series series;	/* the patches in them */
+	char *kcov_files;	/* the mm/ files built with KCOV for the reach, NULL: none */
 	const char *engine;	/* the fuzzing engine */
 	int64_t budget_ms;
 	int runs, attempts;
@@ -158,6 +212,13 @@ struct mmf_val_result {
 	int nr_cases, nr_metrics;
 	struct mmf_val_case *cases;
 	struct mmf_val_metric *metrics;
+	bool bench_auto;	/* the benchmarks were chosen by their reach */
+	/* the programs that reached the changed functions, run on both kernels */
+	bool differed;
+	struct mmf_val_behaviour *behaviour;
+	int nr_behaviour;
+	struct mmf_val_bench_reach *bench_reach;
+	int nr_bench_reach;
 	bool fuzzed;
 	int nr_titles[MMF_NR_SIDES];
 	int regressions;	/* cases, worse metrics and patched-only findings */

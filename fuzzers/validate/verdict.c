@@ -116,6 +116,25 @@ static void text_changes(const struct mmf_val_result *r, struct strbuf *sb)
 	}
 }
 
+/* Which benchmarks ran: those whose run on the patched kernel reached a changed function. */
+static void text_bench_reach(const struct mmf_val_result *r, struct strbuf *sb)
+{
+	int chosen = 0;
+
+	mmf_sb_puts(sb, "\nBenchmarks chosen by what they reach on the patched kernel (KCOV):\n");
+	for (int i = 0; i < r->nr_bench_reach; i++) {
+		const struct mmf_val_bench_reach *b = &r->bench_reach[i];
+		bool ran = b->funcs && *b->funcs;
+
+		chosen += ran;
+		mmf_sb_printf(sb, "  %-14s %s%s\n", b->bench, ran ? "reaches " : "",
+			      ran ? b->funcs : b->funcs ? "reaches no changed function: not run" :
+			      "its traced run failed: not run");
+	}
+	if (!chosen)
+		mmf_sb_puts(sb, "  none ran (--bench all runs every benchmark)\n");
+}
+
 static void text_findings(const struct mmf_val_result *r, struct strbuf *sb)
 {
 	mmf_sb_printf(sb, "\nFuzzing, %llds per kernel (%s): %d title(s) on base, %d on patched\n",
@@ -136,6 +155,47 @@ static void text_findings(const struct mmf_val_result *r, struct strbuf *sb)
 	}
 }
 
+/* The differential verdict: apart from crashes, for the reviewer to judge. */
+static void text_behaviour(const struct mmf_val_result *r, struct strbuf *sb)
+{
+	int changed = 0, compared = 0;
+
+	for (int i = 0; i < r->nr_behaviour; i++) {
+		changed += r->behaviour[i].nr_items > 0;
+		compared += r->behaviour[i].runs[0] >= 2 && r->behaviour[i].runs[1] >= 2;
+	}
+	mmf_sb_printf(sb, "\nBehaviour: %d program(s) that reached a changed function, %d run(s)"
+		      " each on each kernel; a value counts where every run of a kernel agrees\n",
+		      r->nr_behaviour, r->attempts);
+	if (!r->nr_behaviour)
+		mmf_sb_puts(sb, "  none to compare: fuzzing kept no program that reached one\n");
+	else if (!changed)
+		mmf_sb_printf(sb, "  no behaviour change (%d compared)\n", compared);
+	else
+		mmf_sb_printf(sb, "  BEHAVIOUR CHANGED in %d of %d: for the reviewer to judge, not a"
+			      " regression\n", changed, r->nr_behaviour);
+	for (int i = 0; i < r->nr_behaviour; i++) {
+		const struct mmf_val_behaviour *b = &r->behaviour[i];
+
+		if (!b->nr_items)
+			continue;
+		mmf_sb_printf(sb, "  %s\n", b->program);
+		if (b->stmt)
+			mmf_sb_printf(sb, "    the kernels part at statement %d: %s\n", b->first,
+				      b->stmt);
+		for (int k = 0; k < b->nr_items; k++) {
+			const struct mmf_val_diff_item *it = &b->items[k];
+
+			if (it->si >= 0)
+				mmf_sb_printf(sb, "    statement %d, %s: base %s; patched %s\n", it->si,
+					      it->what, it->base, it->patched);
+			else
+				mmf_sb_printf(sb, "    at the end, %s: base %s; patched %s\n", it->what,
+					      it->base, it->patched);
+		}
+	}
+}
+
 void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 {
 	static const char *const side[] = { "base", "patched" };
@@ -147,6 +207,13 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 		mmf_sb_printf(sb, "  %-8s %s\n", side[s], r->kernel[s]);
 	if (r->patches)
 		mmf_sb_printf(sb, "  %-8s %s\n", "patches", r->patches);
+	for (int i = 0; i < r->series.nr; i++)
+		if (r->series.subject[i])
+			mmf_sb_printf(sb, "  %-8s %d/%d: %s\n", "", i + 1, r->series.nr,
+				      r->series.subject[i]);
+	if (r->kcov_files)
+		mmf_sb_printf(sb, "  %-8s %s (both kernels, whatever mm/Makefile says: the reach)\n",
+			      "KCOV in", r->kcov_files);
 	mmf_sb_printf(sb, "  %d run(s) of each reproducer and program per kernel", r->attempts);
 	if (r->nr_metrics)
 		mmf_sb_printf(sb, ", %d benchmark run(s) per kernel, the kernels in turn, a boot each",
@@ -165,6 +232,8 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 				  c->hits[0], c->runs[0], c->hits[1], c->runs[1], c->name);
 		}
 	}
+	if (r->bench_auto)
+		text_bench_reach(r, sb);
 	if (r->nr_metrics) {
 		mmf_sb_printf(sb, "\nBenchmarks (mean +- stddev; the change with its %.0f%% interval;"
 			      " Welch's t-test):\n", 100 * (1 - r->alpha));
@@ -183,6 +252,8 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 	}
 	if (r->fuzzed)
 		text_findings(r, sb);
+	if (r->differed)
+		text_behaviour(r, sb);
 	/* A Tested-by: vouches for the patch: only when nothing regressed or is in doubt. */
 	if (!r->regressions && !r->unconfirmed && r->tested_by)
 		mmf_sb_printf(sb, "\nTested-by: %s\n", r->tested_by);
@@ -195,7 +266,27 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 	mmf_sb_json_str(sb, r->kernel[0]);
 	mmf_sb_puts(sb, ",\"patched\":");
 	mmf_sb_json_str(sb, r->kernel[1]);
-	mmf_sb_puts(sb, ",\"cases\":[");
+	mmf_sb_puts(sb, ",\"subjects\":[");
+	for (int i = 0; i < r->series.nr; i++) {
+		if (i)
+			mmf_sb_puts(sb, ",");
+		if (r->series.subject[i])
+			mmf_sb_json_str(sb, r->series.subject[i]);
+		else
+			mmf_sb_puts(sb, "null");
+	}
+	mmf_sb_printf(sb, "],\"bench_auto\":%s,\"bench_reach\":[", r->bench_auto ? "true" : "false");
+	for (int i = 0; i < r->nr_bench_reach; i++) {
+		mmf_sb_puts(sb, i ? ",{\"bench\":" : "{\"bench\":");
+		mmf_sb_json_str(sb, r->bench_reach[i].bench);
+		mmf_sb_puts(sb, ",\"reaches\":");
+		if (r->bench_reach[i].funcs)
+			mmf_sb_json_str(sb, r->bench_reach[i].funcs);
+		else
+			mmf_sb_puts(sb, "null");
+		mmf_sb_puts(sb, "}");
+	}
+	mmf_sb_puts(sb, "],\"cases\":[");
 	for (int i = 0; i < r->nr_cases; i++) {
 		const struct mmf_val_case *c = &r->cases[i];
 
@@ -242,6 +333,27 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 			  "\"base\":{\"hits\":%d,\"runs\":%d}}", f->on_base ? "true" : "false",
 			  f->repro_hits, f->repro_runs, f->base_hits, f->base_runs);
 	}
+	mmf_sb_printf(sb, "],\"differed\":%s,\"behaviour\":[", r->differed ? "true" : "false");
+	for (int i = 0; i < r->nr_behaviour; i++) {
+		const struct mmf_val_behaviour *b = &r->behaviour[i];
+
+		mmf_sb_puts(sb, i ? ",{\"program\":" : "{\"program\":");
+		mmf_sb_json_str(sb, b->program);
+		mmf_sb_printf(sb, ",\"runs\":{\"base\":%d,\"patched\":%d},\"first\":%d,"
+			      "\"differences\":[", b->runs[0], b->runs[1], b->first);
+		for (int k = 0; k < b->nr_items; k++) {
+			const struct mmf_val_diff_item *it = &b->items[k];
+
+			mmf_sb_printf(sb, "%s{\"statement\":%d,\"what\":", k ? "," : "", it->si);
+			mmf_sb_json_str(sb, it->what);
+			mmf_sb_puts(sb, ",\"base\":");
+			mmf_sb_json_str(sb, it->base);
+			mmf_sb_puts(sb, ",\"patched\":");
+			mmf_sb_json_str(sb, it->patched);
+			mmf_sb_puts(sb, "}");
+		}
+		mmf_sb_puts(sb, "]}");
+	}
 	mmf_sb_puts(sb, "],\"changes\":{\"files\":[");
 	for (int i = 0; i < r->changes.nr_files; i++) {
 		if (i)
@@ -274,6 +386,16 @@ void mmf_val_free(struct mmf_val_result *r)
 		free(r->findings[i].repro);
 	}
 	mmf_val_changes_free(&r->changes);
+	mmf_val_series_free(&r->series);
+	free(r->kcov_files);
+	for (int i = 0; i < r->nr_bench_reach; i++)
+		free(r->bench_reach[i].funcs);
+	free(r->bench_reach);
+	for (int i = 0; i < r->nr_behaviour; i++) {
+		free(r->behaviour[i].program);
+		free(r->behaviour[i].stmt);
+	}
+	free(r->behaviour);
 	free(r->patches);
 	for (int s = 0; s < MMF_NR_SIDES; s++)
 		free(r->kernel[s]);

@@ -68,8 +68,8 @@ static bool entry_has(const char *dir, const char *entry, const char *file)
  * The newest fuzzing kernel (make kernel): $cache/kernel/ARCH-KEY/IMAGE, or
  * NULL; not one built with patches of its caller's (a bug on purpose, a
  * patch under validation), which leave a file "patches" beside it, nor one
- * of another flavour (FLAVOUR=kcsan, a file "flavour"): those are asked
- * for by path.
+ * of another flavour (FLAVOUR=kcsan, a file "flavour") or with KCOV in
+ * more files (KCOV_FILES, "kcov-files"): those are asked for by path.
  */
 static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 {
@@ -86,7 +86,8 @@ static char *fuzzing_kernel(const struct mmf_vm_arch *a)
 		/* ".tmp-*" entries are builds in progress. */
 		if (strncmp(e->d_name, a->name, plen) || e->d_name[plen] != '-')
 			continue;
-		if (entry_has(dir, e->d_name, "patches") || entry_has(dir, e->d_name, "flavour"))
+		if (entry_has(dir, e->d_name, "patches") || entry_has(dir, e->d_name, "flavour") ||
+		    entry_has(dir, e->d_name, "kcov-files"))
 			continue;
 		img = mmf_xasprintf("%s/%s/%s", dir, e->d_name, a->image);
 		if (stat(img, &st) || !S_ISREG(st.st_mode) ||
@@ -294,10 +295,11 @@ int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *ker
 }
 
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
-		       char *err, size_t n)
+		       const char *kcov_files, char *err, size_t n)
 {
 	char *entry, *image;
 	struct stat st;
+	int rc;
 
 	if (stat(src, &st)) {
 		snprintf(err, n, "kernel %s: %s", src, strerror(errno));
@@ -310,7 +312,14 @@ char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char 
 		}
 		return mmf_xstrdup(src);
 	}
-	if (run_script("build-kernel.sh", a->name, src, patch, &entry, 1, err, n))
+	/* build-kernel.sh's KCOV_FILES, for this build only. */
+	if (kcov_files)
+		setenv("KCOV_FILES", kcov_files, 1);
+	else
+		unsetenv("KCOV_FILES");
+	rc = run_script("build-kernel.sh", a->name, src, patch, &entry, 1, err, n);
+	unsetenv("KCOV_FILES");
+	if (rc)
 		return NULL;
 	image = mmf_xasprintf("%s/%s", entry, a->image);
 	free(entry);

@@ -352,10 +352,11 @@ int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err
  * The kernel image of src: src itself if it is a file; if a kernel tree,
  * the image of its fuzzing kernel (scripts/build-kernel.sh: built once,
  * cached), after applying patch (if not NULL) to a copy of the tree
- * (scripts/work-tree.sh). NULL and err on failure.
+ * (scripts/work-tree.sh), with KCOV in the mm/ files kcov_files names too
+ * (space-separated, NULL: none). NULL and err on failure.
  */
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
-		       char *err, size_t n);
+		       const char *kcov_files, char *err, size_t n);
 
 /* A line of the execution log that starts a program. */
 #define MMF_VM_EXEC_MARK	"# mmfuzz: executing program"

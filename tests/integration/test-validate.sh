@@ -55,7 +55,7 @@ rc=0
 "$MMFUZZ" validate --base debian --patched debian --store "$TMP/store" --attempts 2 \
 	--base-append mmfuzz.swapkinds=disk --patched-append mmfuzz.swapkinds=zram \
 	--patched-guest-arg=--corrupt-tag --patched-guest-arg=0xee \
-	--bench pageout-4k --runs 5 --out "$TMP/diff" >"$TMP/diff.out" 2>&1 || rc=$?
+	--bench pageout-4k --runs 5 --budget 0 --out "$TMP/diff" >"$TMP/diff.out" 2>&1 || rc=$?
 cat "$TMP/diff/verdict.txt" || { tail -20 "$TMP/diff.out"; fail "no verdict"; }
 [ $rc -eq 3 ] || fail "differing kernels: exit $rc, expected 3 (regressed)"
 grep -q "^  regression     base 0/2  patched 2/2  repro: $title" "$TMP/diff/verdict.txt" ||

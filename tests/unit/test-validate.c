@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The statistics and the verdict of mmfuzz validate. */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -222,6 +224,125 @@ static void test_changes(void)
 	      strstr(err, "no file"), "not a diff: %s", err);
 }
 
+/* A b4 am mbox: a cover letter, then two patches, one subject folded. */
+static const char x_mbox[] =
+	"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+	"From: A <a@example.org>\n"
+	"Subject: [PATCH 0/2] mm: two fixes\n"
+	"\n"
+	"The cover letter: no diff.\n"
+	"From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+	"From: A <a@example.org>\n"
+	"Subject: [PATCH 1/2] mm: swap: free the\n"
+	" whole batch\n"
+	"\n"
+	"Subject: not a header, the body\n"
+	"---\n"
+	"--- a/mm/x.c\n"
+	"+++ b/mm/x.c\n"
+	"@@ -1 +1 @@\n"
+	"-a\n"
+	"+b\n"
+	"--- a/mm/y.c\n"
+	"+++ b/mm/y.c\n"
+	"@@ -1 +1 @@\n"
+	"-a\n"
+	"+b\n"
+	"From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+	"Subject: [PATCH 2/2] mm: mlock: drain\n"
+	"\n"
+	"--- a/mm/z.c\n"
+	"+++ b/mm/z.c\n"
+	"@@ -1 +1 @@\n"
+	"-a\n"
+	"+b\n";
+
+static void test_series(void)
+{
+	struct mmf_val_series s;
+
+	CHECK(mmf_val_series_parse(x_mbox, &s) == 2, "an mbox: 2 patches, not the cover letter: %d",
+	      s.nr);
+	CHECK(s.nr == 2 && s.subject[0] && !strcmp(s.subject[0], "[PATCH 1/2] mm: swap: free the whole batch"),
+	      "the first subject, unfolded: %s", s.nr ? s.subject[0] : "");
+	CHECK(s.nr == 2 && s.subject[1] && !strcmp(s.subject[1], "[PATCH 2/2] mm: mlock: drain"),
+	      "the second subject");
+	mmf_val_series_free(&s);
+	CHECK(mmf_val_series_parse(x_series, &s) == 1 && !s.subject[0],
+	      "a plain diff is one patch without a subject: %d", s.nr);
+	mmf_val_series_free(&s);
+	CHECK(mmf_val_series_parse("Subject: hello\n\nno diff\n", &s) == 0, "no diff, no patch");
+	mmf_val_series_free(&s);
+}
+
+/* A traced run: calls (si, res, state of its one page) of the main line. */
+static void trace_run(struct mmf_guest_cover *c, const int64_t *res, const int *st, int n,
+		      long vmlck)
+{
+	memset(c, 0, sizeof(*c));
+	c->calls = calloc(n, sizeof(*c->calls));
+	c->nr_calls = c->cap_calls = n;
+	for (int i = 0; i < n; i++) {
+		c->calls[i] = (struct mmf_guest_call){ .si = i, .party = -1, .res = res[i] };
+		if (st[i] >= 0) {
+			c->calls[i].nstates = 1;
+			c->calls[i].states[0] = st[i];
+		}
+	}
+	c->has_counters = true;
+	c->counters[2] = vmlck;
+}
+
+static void test_differ(void)
+{
+	struct mmf_prog p;
+	char err[256];
+	/* mprotect of a hole: ENOMEM on the base, EFAULT on the patched kernel */
+	const int64_t base_res[] = { 0, -ENOMEM, 0 }, pat_res[] = { 0, -EFAULT, 0 };
+	/* statement 2's page: swapped or present by chance on the base */
+	const int st_a[] = { -1, -1, 2 }, st_b[] = { -1, -1, 1 };
+	struct mmf_guest_cover base[3], pat[3];
+	const struct mmf_guest_cover *const runs[2] = { base, pat };
+	int nruns[2] = { 3, 3 };
+	struct mmf_val_behaviour b;
+
+	CHECK(!mmf_prog_parse("m0 = mmap(0, 4, anon, PROT_READ|PROT_WRITE, MAP_PRIVATE, 0)\n"
+			      "mprotect(m0, 8, 4, PROT_READ)\n"
+			      "madvise(m0, 0, 1, MADV_PAGEOUT)\n", &p, err, sizeof(err)),
+	      "parse: %s", err);
+	for (int r = 0; r < 3; r++) {
+		trace_run(&base[r], base_res, r == 1 ? st_b : st_a, 3, 0);
+		trace_run(&pat[r], pat_res, st_a, 3, 0);
+	}
+	CHECK(mmf_val_differ(&p, runs, nruns, &b) == 1 && b.first == 1 &&
+	      !strcmp(b.items[0].what, "result") && !strcmp(b.items[0].base, "ENOMEM") &&
+	      !strcmp(b.items[0].patched, "EFAULT"),
+	      "the errno differs at statement 1, the noisy page does not count: %d items, first %d",
+	      b.nr_items, b.first);
+	/* A counter both kernels agree on within, not between: VmLck. */
+	for (int r = 0; r < 3; r++)
+		pat[r].counters[2] = 64;
+	CHECK(mmf_val_differ(&p, runs, nruns, &b) == 2 && b.items[1].si == -1 &&
+	      !strcmp(b.items[1].what, "VmLck") && !strcmp(b.items[1].patched, "64 kB"),
+	      "VmLck at the end: %d items", b.nr_items);
+	/* The same kernel twice: nothing. */
+	{
+		const struct mmf_guest_cover *const same[2] = { pat, pat };
+
+		CHECK(mmf_val_differ(&p, same, nruns, &b) == 0 && b.first == -1,
+		      "a kernel against itself: %d items", b.nr_items);
+	}
+	/* One run of the patched kernel where the call did not run: no value there. */
+	pat[2].nr_calls = 1;
+	for (int r = 0; r < 3; r++)
+		pat[r].counters[2] = 0;
+	CHECK(mmf_val_differ(&p, runs, nruns, &b) == 0, "a call missing from a run: no value");
+	for (int r = 0; r < 3; r++) {
+		free(base[r].calls);
+		free(pat[r].calls);
+	}
+}
+
 static void test_interval(void)
 {
 	struct mmf_stats a = st(6, 10, 1), b = st(6, 12, 1);
@@ -238,6 +359,8 @@ static void test_interval(void)
 }
 
 static const struct tap_test tests[] = {
+	TAP_TEST(test_series),
+	TAP_TEST(test_differ),
 	TAP_TEST(test_ibeta),
 	TAP_TEST(test_welch),
 	TAP_TEST(test_judge),
