@@ -810,12 +810,13 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 		else
 			confirm(run, f);
 	}
-	if (!rc && r->changes.cover) {
+	if (!rc && r->changes.cover)
 		count_reach(run);
+	/* A value of a kernel is what all its runs agree on: two at least. */
+	if (!rc && r->changes.cover && run->o->attempts >= 2)
 		differ_programs(run);
-	} else if (run->o->side[MMF_PATCHED].patches[0]) {
-		run->nr_phases--;	/* no reach known: no programs to compare */
-	}
+	else if (run->o->side[MMF_PATCHED].patches[0])
+		run->nr_phases--;	/* no programs to compare */
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
 		for (int i = 0; i < nt[s]; i++)
