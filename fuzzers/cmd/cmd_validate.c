@@ -75,7 +75,7 @@ static int parse_runs(const char *arg, void *dst, char *err, size_t n)
 
 static struct mmf_validate_opts vo = {
 	.benches = "auto", .budget_ms = VALIDATE_BUDGET_MS, .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
-	.repro_ms = 600000, .mutants = 4, .tested_by = "mmfuzz <mmfuzz@localhost>",
+	.repro_ms = 600000, .mutants = 4, .behaviour = 8, .tested_by = "mmfuzz <mmfuzz@localhost>",
 };
 static const char *vo_arch = "x86_64";
 #define BASE	(vo.side[MMF_BASE])
@@ -107,6 +107,10 @@ static const struct mmf_opt validate_opts[] = {
 		"fuzz each kernel this long (0: no fuzzing)", .def = "30m"),
 	MMF_OPT("repro-time", "T", MMF_OPT_MS, &vo.repro_ms,
 		"reproducing a patched-only title, at most", .def = "10m"),
+	MMF_OPT("behaviour", "N", MMF_OPT_INT, &vo.behaviour,
+		"programs that reached a changed function whose behaviour is\n"
+		"compared on both kernels, the first fuzzing kept first (0: none)",
+		.lo = 0, .hi = 1000, .def = "8"),
 	MMF_OPT("mutants", "N", MMF_OPT_INT, &vo.mutants,
 		"mutated reproducers tried on the base", .lo = 0, .hi = 100),
 	MMF_OPT("tested-by", "ID", MMF_OPT_STR, &vo.tested_by,

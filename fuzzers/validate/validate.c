@@ -640,19 +640,24 @@ out:
 	free(crashes);
 }
 
-#define DIFF_PROGRAMS	8	/* programs of the differential verdict, at most */
-
-struct sized_file {
+struct kept_file {
 	char *path;
-	off_t size;
+	struct timespec mtime;
 };
 
-/* The smallest programs first: their first difference is the easiest to read. */
-static int smaller(const void *a, const void *b)
+/*
+ * The first kept first: AFL++ runs its seeds before anything it makes,
+ * so a maintainer's own programs that reach the patch are compared first.
+ */
+static int earlier(const void *a, const void *b)
 {
-	const struct sized_file *x = a, *y = b;
+	const struct kept_file *x = a, *y = b;
 
-	return (x->size > y->size) - (x->size < y->size) ?: strcmp(x->path, y->path);
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	return strcmp(x->path, y->path);
 }
 
 /* A program of the differential verdict and its clean traces on each kernel. */
@@ -686,10 +691,10 @@ static void trace_all(struct mmf_guest_repro *const g[MMF_NR_SIDES], struct trac
 	}
 }
 
-/* The programs fuzzing kept for reaching a changed function, the smallest first. */
-static int reached_programs(const char *dir, struct traced **out)
+/* The first max programs fuzzing kept for reaching a changed function. */
+static int reached_programs(const char *dir, int max, struct traced **out)
 {
-	struct sized_file *files = NULL;
+	struct kept_file *files = NULL;
 	struct traced *t = NULL;
 	struct dirent **ents;
 	int ne = scandir(dir, &ents, NULL, alphasort), nf = 0, nt = 0;
@@ -701,7 +706,7 @@ static int reached_programs(const char *dir, struct traced **out)
 		if (strstr(ents[i]->d_name, ".mmf") && !stat(path, &st) && S_ISREG(st.st_mode)) {
 			files = mmf_xrealloc(files, (nf + 1) * sizeof(*files));
 			files[nf].path = path;
-			files[nf++].size = st.st_size;
+			files[nf++].mtime = st.st_mtim;
 		} else {
 			free(path);
 		}
@@ -709,10 +714,10 @@ static int reached_programs(const char *dir, struct traced **out)
 	}
 	if (ne >= 0)
 		free(ents);
-	qsort(files, nf, sizeof(*files), smaller);
-	t = mmf_xcalloc(MIN(nf, DIFF_PROGRAMS) + 1, sizeof(*t));
+	qsort(files, nf, sizeof(*files), earlier);
+	t = mmf_xcalloc(MIN(nf, max) + 1, sizeof(*t));
 	for (int i = 0; i < nf; i++) {
-		char *text = nt < DIFF_PROGRAMS ? mmf_read_file(files[i].path, NULL) : NULL;
+		char *text = nt < max ? mmf_read_file(files[i].path, NULL) : NULL;
 		char e[256];
 
 		if (text && !mmf_prog_parse(text, &t[nt].p, e, sizeof(e)))
@@ -728,7 +733,7 @@ static int reached_programs(const char *dir, struct traced **out)
 
 /*
  * The differential verdict: the programs fuzzing kept for reaching the
- * changed functions (the smallest DIFF_PROGRAMS), each run o->attempts
+ * changed functions (the first o->behaviour), each run o->attempts
  * times on each kernel, compared (differ.c). The first runs and the rest
  * are on different boots of each kernel: a value that one boot gives and
  * another does not (where memory happened to be) is no kernel's.
@@ -741,7 +746,7 @@ static void differ_programs(struct run *run)
 	struct mmf_val_result *r = run->r;
 	char *work[MMF_NR_SIDES];
 	struct traced *t;
-	int nt = reached_programs(dir, &t);
+	int nt = reached_programs(dir, o->behaviour, &t);
 
 	r->differed = true;
 	phase(run, "%d program(s) that reached a changed function, %d run(s) on each kernel:"
@@ -813,10 +818,10 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 	if (!rc && r->changes.cover)
 		count_reach(run);
 	/* A value of a kernel is what all its runs agree on: two at least. */
-	if (!rc && r->changes.cover && run->o->attempts >= 2)
+	if (!rc && r->changes.cover && run->o->attempts >= 2 && run->o->behaviour)
 		differ_programs(run);
-	else if (run->o->side[MMF_PATCHED].patches[0])
-		run->nr_phases--;	/* no programs to compare */
+	else if (run->o->side[MMF_PATCHED].patches[0] && run->o->behaviour && run->o->attempts >= 2)
+		run->nr_phases--;	/* no reach known: no programs to compare */
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
 		for (int i = 0; i < nt[s]; i++)
@@ -1080,7 +1085,8 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	run.fuzz_left = o->budget_ms > 0 ? MMF_NR_SIDES : 0;
 	/* With fuzzing aimed at a patch, the differential verdict after it. */
 	run.nr_phases = 1 + (r.nr_cases > 0) + (run.nr_benches > 0) + run.fuzz_left +
-			(run.fuzz_left && o->side[MMF_PATCHED].patches[0]);
+			(run.fuzz_left && o->side[MMF_PATCHED].patches[0] && o->behaviour &&
+			 o->attempts >= 2);
 	phase(&run, "the kernels");
 	if (kernels(&run, err, n))
 		goto out;

@@ -41,6 +41,7 @@ struct mmf_validate_opts {
 	int64_t budget_ms;	/* fuzzing per kernel, 0: none */
 	int64_t repro_ms;	/* reproducing a patched-only title on the patched kernel, at most */
 	int mutants;		/* mutated reproducers tried on the base besides the reproducer */
+	int behaviour;		/* programs compared on both kernels, at most */
 	const char *tested_by;	/* the Tested-by: line's "Name <address>" */
 	double alpha;		/* family-wise significance level */
 	double min_change;	/* smaller relative changes are noise */

@@ -254,7 +254,7 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 		text_findings(r, sb);
 	if (r->differed)
 		text_behaviour(r, sb);
-	else if (r->fuzzed && r->changes.cover)
+	else if (r->fuzzed && r->changes.cover && r->attempts < 2)
 		mmf_sb_printf(sb, "\nBehaviour: not compared (--attempts %d: a kernel's value is what"
 			      " two runs or more agree on)\n", r->attempts);
 	/* A Tested-by: vouches for the patch: only when nothing regressed or is in doubt. */

@@ -29,7 +29,7 @@ expect_error "seeds $TMP/nope: not a directory" "$MMFUZZ" validate --base "$base
 [ ! -e "$TMP/nope-out" ] || fail "bad seeds, yet the output directory was made"
 rc=0
 "$MMFUZZ" validate --base "$base" --patch tests/bugs/madv-free-swapents.patch \
-	--patch tests/data/patches/boot-only.patch --bench none --budget 60s --repro-time 30s \
+	--patch tests/data/patches/boot-only.patch --bench none --behaviour 0 --budget 60s --repro-time 30s \
 	--seeds "$TMP/seeds" \
 	--attempts 2 --mutants 2 --out "$TMP/v" >"$TMP/v.out" 2>&1 || rc=$?
 cat "$TMP/v/verdict.txt" || { tail -30 "$TMP/v.out"; fail "no verdict"; }
