@@ -85,8 +85,9 @@ static const struct mmf_opt validate_opts[] = {
 	MMF_OPT("base", "A", MMF_OPT_STR, &BASE.src, "the base kernel"),
 	MMF_OPT("patched", "B", MMF_OPT_STR, &PATCHED.src, "the patched kernel"),
 	MMF_OPT("patch", "FILE", MMF_OPT_STRS, PATCHED.patches,
-		"patched = a copy of the tree A with FILE applied (repeatable: a\n"
-		"series, in order)", .hi = ARRAY_SIZE(PATCHED.patches) - 1),
+		"patched = a copy of the tree A with FILE applied: a diff, a git\n"
+		"format-patch file or an mbox of a series (repeatable, in order)",
+		.hi = ARRAY_SIZE(PATCHED.patches) - 1),
 	CMD_OPT_ARCH(&vo_arch),
 	MMF_OPT("store", "DIR", MMF_OPT_STR, &vo.store,
 		"run the reproducers of this crash store"),
@@ -108,9 +109,8 @@ static const struct mmf_opt validate_opts[] = {
 	MMF_OPT("repro-time", "T", MMF_OPT_MS, &vo.repro_ms,
 		"reproducing a patched-only title, at most", .def = "10m"),
 	MMF_OPT("behaviour", "N", MMF_OPT_INT, &vo.behaviour,
-		"programs that reached a changed function whose behaviour is\n"
-		"compared on both kernels, the first fuzzing kept first (0: none)",
-		.lo = 0, .hi = 1000, .def = "8"),
+		"compare on both kernels what the first N programs that reached\n"
+		"a changed function do (0: none)", .lo = 0, .hi = 1000, .def = "8"),
 	MMF_OPT("mutants", "N", MMF_OPT_INT, &vo.mutants,
 		"mutated reproducers tried on the base", .lo = 0, .hi = 100),
 	MMF_OPT("tested-by", "ID", MMF_OPT_STR, &vo.tested_by,
