@@ -59,7 +59,8 @@ arm64 | aarch64)
 	die "ARCH must be x86_64 or arm64, not '$arch'" ;;
 esac
 iname=$(basename "$image")
-kcov_files=$(printf '%s\n' ${KCOV_FILES:-} | LC_ALL=C sort -u | tr '\n' ' ')
+# Sorted, one space between, "" for none (the key and the entry say it).
+kcov_files=$(printf '%s\n' ${KCOV_FILES:-} | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/^ *//; s/ *$//')
 kcovvars=()
 for f in $kcov_files; do
 	case $f in

@@ -19,6 +19,11 @@ entry=$(tail -n 1 "$TMP/build.out")
 for f in bzImage vmlinux .config build.log; do
 	[ -s "$entry/$f" ] || fail "$entry/$f missing"
 done
+# The plain fuzzing kernel, which campaigns boot by default: no mark of a
+# caller's patches, flavour or KCOV files.
+for f in patches flavour kcov-files; do
+	[ ! -e "$entry/$f" ] || fail "make kernel marked its entry with '$f'"
+done
 built=$(sed -n 's/^# built in \([0-9]*\)s on \([0-9]*\) CPUs\(.*\)$/\1s on \2 CPUs\3/p' "$entry/build.log")
 echo "INFO: kernel: make kernel took ${took}s here; the cached build took $built;" \
 	"vmlinux $(( $(stat -c %s "$entry/vmlinux") >> 20 )) MiB"
