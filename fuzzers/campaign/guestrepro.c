@@ -445,16 +445,10 @@ static void take_call(struct mmf_guest_cover *c, const char *line)
 	int off;
 
 	if (sscanf(line, "%d %d %lld %d %n", &k.si, &k.party, &res, &k.nstates, &off) != 4 ||
-	    k.nstates < 0 || k.nstates > MMF_SERVE_TRACE_PAGES)
+	    k.nstates < 0 || k.nstates > MMF_SERVE_TRACE_PAGES ||
+	    !mmf_hex_get(line + off, k.states, k.nstates))
 		return;
 	k.res = res;
-	for (int i = 0; i < k.nstates; i++) {
-		unsigned int b;
-
-		if (sscanf(line + off + 2 * i, "%2x", &b) != 1)
-			return;
-		k.states[i] = b;
-	}
 	if (c->nr_calls == c->cap_calls) {
 		c->cap_calls = c->cap_calls ? 2 * c->cap_calls : 64;
 		c->calls = mmf_xrealloc(c->calls, c->cap_calls * sizeof(*c->calls));

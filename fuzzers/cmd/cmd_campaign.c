@@ -113,8 +113,7 @@ int cmd_campaign(int argc, char **argv)
 		mmf_die("campaign: unknown arch '%s' (x86_64, arm64)", cc.arch);
 	if (o->vmlinux && access(o->vmlinux, R_OK))
 		mmf_die("campaign: cannot read vmlinux %s: %s", o->vmlinux, strerror(errno));
-	if (cc.kernel && strcmp(cc.kernel, "debian") && strcmp(cc.kernel, "default") &&
-	    mmf_vm_kernel_check(o->guest.arch, cc.kernel, err, sizeof(err)))
+	if (cc.kernel && mmf_vm_kernel_check(o->guest.arch, cc.kernel, err, sizeof(err)))
 		mmf_die("campaign: %s", err);
 	cmd_writable_dir("campaign", "output directory", o->out);
 	if (mmf_vm_images(o->guest.arch, cc.kernel, cc.initrd, &im, err, sizeof(err)))

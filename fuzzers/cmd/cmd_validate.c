@@ -74,8 +74,9 @@ static int parse_runs(const char *arg, void *dst, char *err, size_t n)
 #define VALIDATE_BUDGET_MS	(30 * 60 * 1000)
 
 static struct mmf_validate_opts vo = {
-	.benches = "auto", .budget_ms = VALIDATE_BUDGET_MS, .runs = 5, .attempts = 3, .alpha = 0.05, .min_change = 0.05,
-	.repro_ms = 600000, .mutants = 4, .behaviour = 8, .tested_by = "mmfuzz <mmfuzz@localhost>",
+	.benches = "auto", .budget_ms = VALIDATE_BUDGET_MS, .runs = 5, .attempts = 3,
+	.alpha = 0.05, .min_change = 0.05, .repro_ms = 600000, .mutants = 4, .behaviour = 8,
+	.tested_by = "mmfuzz <mmfuzz@localhost>",
 };
 static const char *vo_arch = "x86_64";
 #define BASE	(vo.side[MMF_BASE])

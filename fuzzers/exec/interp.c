@@ -111,10 +111,10 @@ static int kpageflags_fd(struct mmf_interp *in)
 	return in->kpageflags;
 }
 
-/* The state feedback of a ranged call: its pages' states before and after. */
-static bool state_feedback(struct mmf_interp *in, const struct mmf_stmt *s, int *idx, int *n)
+/* Whether the map takes state feedback: a ranged call's pages before and after. */
+static bool state_feedback(struct mmf_interp *in)
 {
-	return in->o->cover && in->o->cover->state && mmf_stmt_range(s, idx, n);
+	return in->o->cover && in->o->cover->state;
 }
 
 /* What went wrong, for the title: a short class of the observed page. */
@@ -194,26 +194,30 @@ void mmf_page_verify(struct mmf_interp *in, int idx, int si)
 	report_corruption(in, idx, si, &vs, pg, words, bad, nbad);
 }
 
-static void record(struct mmf_interp *in, int si, int party, long res, int swapped,
-		   uint64_t call_ns, uint64_t check_ns)
+/*
+ * "R si party res swapped call_ns check_ns [hex]": a call's record, with
+ * the states of its range's first pages after it when traced.
+ */
+static void record_call(struct mmf_interp *in, int si, int party, long res, int swapped,
+			uint64_t call_ns, uint64_t check_ns, const uint8_t *st, int nst)
 {
-	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d %llu %llu\n", si, party, res, swapped,
+	char buf[128 + 2 * MMF_STATE_PAGES];
+	int n = snprintf(buf, sizeof(buf), "R %d %d %ld %d %llu %llu", si, party, res, swapped,
 			 (unsigned long long)call_ns, (unsigned long long)check_ns);
 
+	if (nst) {
+		buf[n++] = ' ';
+		mmf_hex_put(buf + n, st, nst);
+		n += 2 * nst;
+	}
+	buf[n++] = '\n';
 	mmf_write_all(in->outfd, buf, n);
 }
 
-/* "S si party n hex...": the states of a ranged call's first pages after it. */
-static void record_states(struct mmf_interp *in, int si, int party, const uint8_t *st, int n)
+static void record(struct mmf_interp *in, int si, int party, long res, int swapped,
+		   uint64_t call_ns, uint64_t check_ns)
 {
-	char buf[64 + 2 * MMF_STATE_PAGES];
-	int len = snprintf(buf, sizeof(buf), "S %d %d %d ", si, party, n);
-
-	for (int i = 0; i < n; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%02x", st[i]);
-	buf[len++] = '\n';
-	mmf_write_all(in->outfd, buf, len);
+	record_call(in, si, party, res, swapped, call_ns, check_ns, NULL, 0);
 }
 
 /* Whether the statement can change what is mlocked. */
@@ -287,7 +291,7 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	unsigned int flags = mmf_calls[s->id].flags;
 	const char *why = NULL;
 	int experr = 0, swapped = -1, idx, n, nst = 0;
-	bool feedback;
+	bool ranged, feedback;
 	uint8_t before[MMF_STATE_PAGES], after[MMF_STATE_PAGES];
 	uint64_t t0, t1, t2;
 	struct strbuf sb;
@@ -309,7 +313,9 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 		mmf_model_unlock(in);
 	}
 	mmf_hang_enter(party, in->p, si, in->psz);
-	feedback = state_feedback(in, s, &idx, &n);
+	/* Its pages' states: before and after for the feedback, after for the trace. */
+	ranged = mmf_stmt_range(s, &idx, &n);
+	feedback = ranged && state_feedback(in);
 	if (feedback)
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
 				      in->psz, n, before);
@@ -318,12 +324,11 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	res = run(in, s, si);
 	t2 = mmf_now_ns();
 	mmf_kcov_call_end(in->o->cover);
-	if (nst || (in->o->trace && mmf_stmt_range(s, &idx, &n))) {
+	if (feedback || (ranged && in->o->trace))
 		nst = mmf_page_states(pagemap_fd(in), kpageflags_fd(in), mmf_page_addr(in, idx),
-				      in->psz, feedback ? nst : n, after);
-		if (feedback)
-			mmf_feedback_states(in->o->cover, s->id, before, after, nst);
-	}
+				      in->psz, n, after);
+	if (feedback)
+		mmf_feedback_states(in->o->cover, s->id, before, after, nst);
 	mmf_model_lock(in);
 	mmf_shadow_apply(in->sh, s, si, res);
 	if (!in->inflight && res >= 0 && (flags & MMF_CALL_LOCKS_RANGE))
@@ -345,9 +350,8 @@ static void run_stmt(struct mmf_interp *in, int si, int party)
 	/* The checks and hooks of a store: its tag is arg 3. */
 	if ((flags & MMF_CALL_STORES) && !in->inflight && !in->nr_threads)
 		mmf_pmcheck_written(in, pagemap_fd(in), in->pm_checks, si, res);
-	record(in, si, party, res, swapped, t2 - t1, mmf_now_ns() - t0 - (t2 - t1));
-	if (in->o->trace && nst)
-		record_states(in, si, party, after, nst);
+	record_call(in, si, party, res, swapped, t2 - t1, mmf_now_ns() - t0 - (t2 - t1), after,
+		    in->o->trace ? nst : 0);
 	if (in->o->corrupt_after == si)
 		corrupt_one_page(in, -1);
 	if (in->o->corrupt_tag && (flags & MMF_CALL_STORES) && res > 0 &&

@@ -124,39 +124,16 @@ static void add_round(struct mmf_exec_result *r, const char *line)
 	r->rounds[r->nr_rounds++] = rr;
 }
 
-/*
- * The behaviour trace: "S si party n hex" (a ranged call's page states,
- * after its "R" record) and "A" with the process's counters at the end.
- */
-static void add_trace(struct mmf_exec_result *r, const char *line)
+/* The behaviour trace's "A" record: the process's counters at the end. */
+static void add_counters(struct mmf_exec_result *r, const char *line)
 {
-	struct mmf_call_result *c = NULL;
 	long long v[MMF_EXEC_COUNTERS];
-	int si, party, n, off;
 
-	if (sscanf(line, "A %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3]) == 4) {
-		r->has_counters = true;
-		for (int i = 0; i < MMF_EXEC_COUNTERS; i++)
-			r->counters[i] = v[i];
+	if (sscanf(line, "A %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3]) != 4)
 		return;
-	}
-	if (sscanf(line, "S %d %d %d %n", &si, &party, &n, &off) != 3 || n < 0 ||
-	    n > MMF_STATE_PAGES)
-		return;
-	/* Its call's record: the last of that statement and party (threads interleave). */
-	for (int i = r->nr_results - 1; i >= 0 && !c; i--)
-		if (r->results[i].si == si && r->results[i].party == party)
-			c = &r->results[i];
-	if (!c)
-		return;
-	for (int i = 0; i < n; i++) {
-		unsigned int b;
-
-		if (sscanf(line + off + 2 * i, "%2x", &b) != 1)
-			return;
-		c->states[i] = b;
-	}
-	c->nstates = n;
+	r->has_counters = true;
+	for (int i = 0; i < MMF_EXEC_COUNTERS; i++)
+		r->counters[i] = v[i];
 }
 
 /* The child's times (mmf_exec_interp): start, first and last statement, end. */
@@ -169,21 +146,25 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint
 		struct mmf_call_result c;
 		unsigned long long call_ns, check_ns;
 		long long res;
-		int si, party, sw;
+		int si, party, sw, off = 0;
 		size_t n;
 
 		if (!nl)
 			break;
 		*nl = '\0';
-		if (sscanf(p, "R %d %d %lld %d %llu %llu", &si, &party, &res, &sw, &call_ns,
-			   &check_ns) == 6) {
+		if (sscanf(p, "R %d %d %lld %d %llu %llu%n", &si, &party, &res, &sw, &call_ns,
+			   &check_ns, &off) == 6) {
+			/* The page states after it, when traced: " hex". */
+			size_t hex = p[off] == ' ' ? strlen(p + off + 1) / 2 : 0;
+
 			c.si = si;
 			c.party = party;
 			c.res = res;
 			c.swapped = sw;
 			c.call_ns = call_ns;
 			c.check_ns = check_ns;
-			c.nstates = 0;
+			c.nstates = hex <= MMF_STATE_PAGES &&
+				    mmf_hex_get(p + off + 1, c.states, hex) ? hex : 0;
 			r->results = mmf_xrealloc(r->results, (r->nr_results + 1) * sizeof(c));
 			r->results[r->nr_results++] = c;
 			r->swapped += sw > 0 ? sw : 0;
@@ -203,8 +184,8 @@ static void parse_records(struct mmf_exec_result *r, char *buf, size_t len, uint
 		} else if (*p == 'X') {
 			add_round(r, p);
 			p = nl + 1;
-		} else if (*p == 'S' || *p == 'A') {
-			add_trace(r, p);
+		} else if (*p == 'A') {
+			add_counters(r, p);
 			p = nl + 1;
 		} else {
 			/* A record cut by a crash: nothing after it is trustworthy. */

@@ -105,12 +105,11 @@ static int trace_one(const struct mmf_exec_opts *opts, const char *req, struct s
 	mmf_sb_printf(out, MMF_SERVE_STATUS "%s\n", mmf_run_status_name(r.status));
 	for (int i = 0; i < r.nr_results; i++) {
 		const struct mmf_call_result *c = &r.results[i];
+		char hex[2 * MMF_STATE_PAGES + 1];
 
-		mmf_sb_printf(out, MMF_SERVE_CALL "%d %d %lld %d ", c->si, c->party,
-			      (long long)c->res, c->nstates);
-		for (int k = 0; k < c->nstates; k++)
-			mmf_sb_printf(out, "%02x", c->states[k]);
-		mmf_sb_puts(out, "\n");
+		mmf_hex_put(hex, c->states, c->nstates);
+		mmf_sb_printf(out, MMF_SERVE_CALL "%d %d %lld %d %s\n", c->si, c->party,
+			      (long long)c->res, c->nstates, hex);
 	}
 	if (r.has_counters)
 		mmf_sb_printf(out, MMF_SERVE_COUNTERS "%ld %ld %ld %ld\n", r.counters[0],

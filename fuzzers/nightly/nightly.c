@@ -137,8 +137,7 @@ static int check(const struct mmf_nightly_opts *o, char *err, size_t n)
 			snprintf(err, n, "unknown arch '%s' (x86_64, arm64)", o->arch[i]);
 			return -1;
 		}
-		if (o->kernel && strcmp(o->kernel, "debian") && strcmp(o->kernel, "default") &&
-		    mmf_vm_kernel_check(a, o->kernel, err, n))
+		if (o->kernel && mmf_vm_kernel_check(a, o->kernel, err, n))
 			return -1;
 	}
 	if (o->budget_ms / o->nr_arch < 1000) {

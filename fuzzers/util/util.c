@@ -448,6 +448,29 @@ bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v)
 	return true;
 }
 
+void mmf_hex_put(char *out, const uint8_t *b, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		*out++ = digits[b[i] >> 4];
+		*out++ = digits[b[i] & 15];
+	}
+	*out = '\0';
+}
+
+bool mmf_hex_get(const char *s, uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (!mmf_parse_hex_u64(s + 2 * i, 2, &v))
+			return false;
+		b[i] = v;
+	}
+	return true;
+}
+
 void mmf_die_with_parent(pid_t parent, int sig, int status)
 {
 	prctl(PR_SET_PDEATHSIG, sig);

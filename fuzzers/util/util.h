@@ -89,6 +89,10 @@ void mmf_die_with_parent(pid_t parent, int sig, int status);
  * else. False if it is not one.
  */
 bool mmf_parse_hex_u64(const char *s, size_t n, uint64_t *v);
+/* b[0, n) as 2n lower-case hex digits at out, NUL after them. */
+void mmf_hex_put(char *out, const uint8_t *b, size_t n);
+/* 2n hex digits at s into b[0, n); false if they are not that. */
+bool mmf_hex_get(const char *s, uint8_t *b, size_t n);
 /* FNV-1a of p[0, n) on from h (MMF_FNV64_INIT to start): names, not security. */
 #define MMF_FNV64_INIT	0xcbf29ce484222325ull
 uint64_t mmf_fnv64(uint64_t h, const void *p, size_t n);

@@ -37,7 +37,6 @@ struct run {
 	const char **benches;
 	int nr_benches;
 	bool bench_auto;	/* choose the benchmarks by their reach */
-	struct strbuf kcov_files;	/* the series' mm/ C files: KCOV in both kernels */
 	struct samples *samples;
 	int nr_samples;
 	char *weights;		/* the patched kernel's fuzzing weights, NULL: none */
@@ -794,6 +793,15 @@ static void differ_programs(struct run *run)
 	free(dir);
 }
 
+/*
+ * Whether fuzzing aimed at a patch is followed by the differential
+ * verdict: a kernel's value is what all its runs agree on, two at least.
+ */
+static bool compares(const struct mmf_validate_opts *o)
+{
+	return o->side[MMF_PATCHED].patches[0] && o->behaviour && o->attempts >= 2;
+}
+
 static int fuzz_both(struct run *run, char *err, size_t n)
 {
 	static char *titles[MMF_NR_SIDES][MAX_TITLES];
@@ -817,10 +825,9 @@ static int fuzz_both(struct run *run, char *err, size_t n)
 	}
 	if (!rc && r->changes.cover)
 		count_reach(run);
-	/* A value of a kernel is what all its runs agree on: two at least. */
-	if (!rc && r->changes.cover && run->o->attempts >= 2 && run->o->behaviour)
+	if (!rc && r->changes.cover && compares(run->o))
 		differ_programs(run);
-	else if (run->o->side[MMF_PATCHED].patches[0] && run->o->behaviour && run->o->attempts >= 2)
+	else if (compares(run->o))
 		run->nr_phases--;	/* no reach known: no programs to compare */
 	for (int s = 0; s < MMF_NR_SIDES; s++) {
 		r->nr_titles[s] = nt[s];
@@ -923,32 +930,48 @@ static char *write_series(const struct mmf_validate_opts *o, const char *const *
 	return path;
 }
 
-/*
- * The C files of mm/ a diff touches ("+++ b/mm/x.c"), once each: both
- * kernels are built with KCOV in them, so that fuzzing sees the changed
- * functions reached also where mm/Makefile turns KCOV off.
- */
-static void add_kcov_files(struct strbuf *files, const char *diff)
+/* Whether w is one of the space-separated words of list. */
+static bool listed(const char *list, const char *w)
 {
-	for (const char *l = diff; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		const char *path = l + 4 + strcspn(l + 4, "/\n");
-		size_t len;
-		char *f;
+	size_t len = strlen(w);
 
-		if (strncmp(l, "+++ ", 4) || *path != '/')
+	for (const char *p = list; p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
+		if (!strncmp(p, w, len) && (p[len] == ' ' || !p[len]))
+			return true;
+	return false;
+}
+
+static char *no_source(const char *file, void *arg)
+{
+	(void)file;
+	(void)arg;
+	return NULL;
+}
+
+/*
+ * The C files of mm/ a diff touches, added once each to *files (" "
+ * between): both kernels are built with KCOV in them, so that fuzzing sees
+ * the changed functions reached also where mm/Makefile turns KCOV off.
+ */
+static void add_kcov_files(char **files, const char *diff)
+{
+	struct mmf_val_changes c;
+	char err[256];
+
+	if (mmf_val_changes_parse(diff, no_source, NULL, &c, err, sizeof(err)))
+		return;	/* the build and patch_changes() say what is wrong */
+	for (int i = 0; i < c.nr_files; i++) {
+		const char *f = c.files[i];
+		size_t len = strlen(f);
+		char *old = *files;
+
+		if (strncmp(f, "mm/", 3) || len < 6 || strcmp(f + len - 2, ".c") ||
+		    (old && listed(old, f)))
 			continue;
-		path++;
-		len = strcspn(path, " \t\n");
-		if (len < 6 || strncmp(path, "mm/", 3) || strncmp(path + len - 2, ".c", 2))
-			continue;
-		/* " a b ": each name between spaces, found as " name ". */
-		if (!files->len)
-			mmf_sb_puts(files, " ");
-		f = mmf_xasprintf(" %.*s ", (int)len, path);
-		if (!strstr(files->buf, f))
-			mmf_sb_puts(files, f + 1);
-		free(f);
+		*files = old ? mmf_xasprintf("%s %s", old, f) : mmf_xstrdup(f);
+		free(old);
 	}
+	mmf_val_changes_free(&c);
 }
 
 /* A patch file: its patches' subjects for the verdict; none is an error. */
@@ -965,7 +988,7 @@ static int read_patch(struct run *run, const char *path, char *err, size_t n)
 		return -1;
 	}
 	mmf_val_series_parse(text, &one);
-	add_kcov_files(&run->kcov_files, text);
+	add_kcov_files(&run->r->kcov_files, text);
 	free(text);
 	if (!one.nr) {
 		snprintf(err, n, "patch %s: no diff in it (give diffs, git format-patch files"
@@ -1012,13 +1035,7 @@ static int kernels(struct run *run, char *err, size_t n)
 		if (strcmp(src, "debian") && strcmp(src, "default")) {
 			info(o, "%s: kernel from %s%s%s", side_name[s], src, series ? " with " : "",
 			     series ? run->r->patches : "");
-			kernel = mmf_vm_kernel_of(o->arch, src, series,
-						  run->kcov_files.len ? run->kcov_files.buf : NULL,
-						  err, n);
-			if (kernel && run->kcov_files.len && !run->r->kcov_files)
-				run->r->kcov_files = mmf_xasprintf("%.*s",
-								   (int)run->kcov_files.len - 2,
-								   run->kcov_files.buf + 1);
+			kernel = mmf_vm_kernel_of(o->arch, src, series, run->r->kcov_files, err, n);
 			free(series);
 			if (!kernel)
 				return -1;
@@ -1085,8 +1102,7 @@ int mmf_validate(const struct mmf_validate_opts *o, char *err, size_t n)
 	run.fuzz_left = o->budget_ms > 0 ? MMF_NR_SIDES : 0;
 	/* With fuzzing aimed at a patch, the differential verdict after it. */
 	run.nr_phases = 1 + (r.nr_cases > 0) + (run.nr_benches > 0) + run.fuzz_left +
-			(run.fuzz_left && o->side[MMF_PATCHED].patches[0] && o->behaviour &&
-			 o->attempts >= 2);
+			(run.fuzz_left && compares(o));
 	phase(&run, "the kernels");
 	if (kernels(&run, err, n))
 		goto out;
@@ -1121,7 +1137,6 @@ out:
 	free(run.nr_progs);
 	free(run.benches);
 	free(run.weights);
-	mmf_sb_free(&run.kcov_files);
 	mmf_val_free(&r);
 	return rc;
 }

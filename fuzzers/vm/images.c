@@ -129,11 +129,12 @@ static char *script_path(const char *name, char *err, size_t n)
 }
 
 /*
- * Run a script with up to 3 arguments; its stdout's lines go to lines[],
- * its stderr (progress) passes through. 0, or -1 and err.
+ * Run a script with up to 3 arguments and env ("NAME=VALUE", NULL: none)
+ * in its environment; its stdout's lines go to lines[], its stderr
+ * (progress) passes through. 0, or -1 and err.
  */
 static int run_script(const char *name, const char *a1, const char *a2, const char *a3,
-		      char **lines, int max, char *err, size_t n)
+		      const char *env, char **lines, int max, char *err, size_t n)
 {
 	char *path = script_path(name, err, n);
 	char *argv[] = { path, (char *)a1, (char *)a2, (char *)a3, NULL };
@@ -152,6 +153,8 @@ static int run_script(const char *name, const char *a1, const char *a2, const ch
 	}
 	pid = fork();
 	if (pid == 0) {
+		if (env)
+			putenv((char *)env);
 		if (dup2(pfd[1], 1) >= 0)
 			execv(path, argv);
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
@@ -204,9 +207,13 @@ int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err
 	};
 	unsigned char head[0x210];
 	ssize_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
+	/* The names mmf_vm_images() takes for no file. */
+	if (!strcmp(path, "debian") || !strcmp(path, "default"))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		snprintf(err, n, "kernel %s: %s", path, strerror(errno));
 		if (fd >= 0)
@@ -248,7 +255,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 		im->kcov = config_of(im->kernel, "CONFIG_KCOV");
 		im->vmlinux = vmlinux_of(im->kernel);
 	} else {
-		if (run_script("fetch-kernel.sh", a->name, NULL, NULL, deb, 2, err, n))
+		if (run_script("fetch-kernel.sh", a->name, NULL, NULL, NULL, deb, 2, err, n))
 			return -1;
 		im->kernel = deb[0];
 		modules = deb[1];
@@ -257,7 +264,7 @@ int mmf_vm_images(const struct mmf_vm_arch *a, const char *kernel, const char *i
 	}
 	if (initrd) {
 		im->initrd = mmf_xstrdup(initrd);
-	} else if (run_script("build-initramfs.sh", a->name, modules, NULL, built, 2, err, n)) {
+	} else if (run_script("build-initramfs.sh", a->name, modules, NULL, NULL, built, 2, err, n)) {
 		free(modules);
 		mmf_vm_images_free(im);
 		return -1;
@@ -297,7 +304,7 @@ int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *ker
 char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char *patch,
 		       const char *kcov_files, char *err, size_t n)
 {
-	char *entry, *image;
+	char *entry, *image, *env;
 	struct stat st;
 	int rc;
 
@@ -312,13 +319,10 @@ char *mmf_vm_kernel_of(const struct mmf_vm_arch *a, const char *src, const char 
 		}
 		return mmf_xstrdup(src);
 	}
-	/* build-kernel.sh's KCOV_FILES, for this build only. */
-	if (kcov_files)
-		setenv("KCOV_FILES", kcov_files, 1);
-	else
-		unsetenv("KCOV_FILES");
-	rc = run_script("build-kernel.sh", a->name, src, patch, &entry, 1, err, n);
-	unsetenv("KCOV_FILES");
+	/* build-kernel.sh's KCOV_FILES, set even when empty: the caller's, not ours. */
+	env = mmf_xasprintf("KCOV_FILES=%s", kcov_files ? kcov_files : "");
+	rc = run_script("build-kernel.sh", a->name, src, patch, env, &entry, 1, err, n);
+	free(env);
 	if (rc)
 		return NULL;
 	image = mmf_xasprintf("%s/%s", entry, a->image);

@@ -346,7 +346,10 @@ void mmf_vm_guest_use(struct mmf_vm_guest *g, const struct mmf_vm_arch *a,
  */
 int mmf_vm_guest_setup(struct mmf_vm_guest *g, const char *arch, const char *kernel,
 		       const char *initrd, struct mmf_vm_images *im, char *err, size_t n);
-/* Whether path is a kernel image QEMU boots for a; 0, or -1 and err. */
+/*
+ * Whether path is a kernel image QEMU boots for a, or one of the names
+ * that are no file ("debian", "default"); 0, or -1 and err.
+ */
 int mmf_vm_kernel_check(const struct mmf_vm_arch *a, const char *path, char *err, size_t n);
 /*
  * The kernel image of src: src itself if it is a file; if a kernel tree,

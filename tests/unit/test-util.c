@@ -56,7 +56,21 @@ static void test_suffix(void)
 	CHECK(!mmf_has_suffix("repro.c", ".prog") && !mmf_has_suffix("g", ".prog"), "others");
 }
 
+static void test_hex(void)
+{
+	const uint8_t in[] = { 0x00, 0x2a, 0xff, 0x10 };
+	uint8_t out[4];
+	char hex[9];
+
+	mmf_hex_put(hex, in, sizeof(in));
+	CHECK(!strcmp(hex, "002aff10"), "bytes to hex: %s", hex);
+	CHECK(mmf_hex_get(hex, out, sizeof(out)) && !memcmp(in, out, sizeof(in)), "and back");
+	CHECK(!mmf_hex_get("00z1", out, 2), "not hex");
+	CHECK(!mmf_hex_get("0", out, 1), "cut short");
+}
+
 static const struct tap_test tests[] = {
+	TAP_TEST(test_hex),
 	TAP_TEST(test_escape),
 	TAP_TEST(test_minmax),
 	TAP_TEST(test_suffix),
