@@ -190,13 +190,6 @@ static void sample(struct target *t, bool force)
 	fflush(t->samples);
 }
 
-/* syzkaller's titles for a machine that died or went silent without a report. */
-static const char *silent_title(const char *outcome)
-{
-	return !strcmp(outcome, "hung") ? "no output from test machine" :
-					  "lost connection to test machine";
-}
-
 /*
  * The findings of a run into the store: true if it is a crash to AFL++.
  * hooked: the self-test's program ran in place of the input.
@@ -216,7 +209,7 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 	mmf_prog_print(p, &prog);
 	for (int i = 0; i < c->nr_reports || (i == 0 && dead); i++) {
 		struct mmf_crash cr = {
-			.title = i < c->nr_reports ? c->rep[i].title : silent_title(c->outcome),
+			.title = i < c->nr_reports ? c->rep[i].title : mmf_guest_silent_title(c->outcome),
 			.report = i < c->nr_reports ? c->rep[i].body : NULL,
 			.log = c->console.len ? c->console.buf : NULL,
 			.progs = prog.buf, .kernel = t->o->kernel_name,

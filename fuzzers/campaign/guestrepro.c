@@ -350,6 +350,12 @@ static enum outcome request(struct mmf_guest_repro *g, const struct strbuf *req,
 
 static const char *const outcome_names[] = { "done", "failed", "died", "hung" };
 
+const char *mmf_guest_silent_title(const char *outcome)
+{
+	return !strcmp(outcome, "hung") ? "no output from test machine" :
+					  "lost connection to test machine";
+}
+
 int mmf_guest_repro_titles(struct mmf_guest_repro *g, const struct mmf_prog *progs, int n,
 			   struct strbuf *titles)
 {
@@ -510,7 +516,7 @@ static void take_cover_line(struct mmf_guest_cover *c, const char *line, char *t
 }
 
 int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
-			  struct strbuf *json, struct mmf_guest_cover *c)
+			  struct strbuf *json, struct strbuf *titles, struct mmf_guest_cover *c)
 {
 	char title[256] = "";
 	struct strbuf req, answer;
@@ -537,12 +543,20 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 
 			take_cover_line(c, line, title, sizeof(title));
 			free(line);
+		} else if (titles && !strncmp(p, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
+			mmf_sb_add(titles, p + strlen(MMF_SERVE_TITLE),
+				   len + 1 - strlen(MMF_SERVE_TITLE));
 		}
 	}
 	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
 	mmf_sb_free(&req);
 	mmf_sb_free(&answer);
-	return out == DONE ? got : -1;
+	if (out == DONE || (out == FAILED && !nr))
+		return out == DONE ? got : -1;
+	/* The kernel's doing: a finding of the run, not the benchmark's failure. */
+	if (titles && !nr)
+		mmf_sb_printf(titles, "%s\n", mmf_guest_silent_title(outcome_names[out]));
+	return titles ? got : -1;
 }
 
 /* A program's request of kind (MMF_SERVE_COVER, MMF_SERVE_TRACE) into c. */

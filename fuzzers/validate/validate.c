@@ -334,7 +334,10 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 
 	for (int i = 0; i < run->nr_benches; i++) {
 		int runs = o->runs ? o->runs : AUTO_RUNS_MAX;
+		struct mmf_val_case ended = { 0 };
+		struct strbuf titles;
 
+		mmf_sb_init(&titles);
 		for (int r = 0; r < runs; r++) {
 			if (!o->runs && r >= AUTO_RUNS_MIN && narrow(run, run->benches[i])) {
 				info(o, "%s: intervals narrow enough after %d run(s)",
@@ -346,17 +349,38 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 				struct strbuf json;
 				int got;
 
+				size_t before = titles.len;
+
 				mmf_sb_init(&json);
-				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json, NULL);
+				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json, &titles,
+							    NULL);
 				mmf_guest_repro_restart(g[side]);
 				add_samples(run, side, json.buf);
 				mmf_sb_free(&json);
 				if (got < 0) {
+					mmf_sb_free(&titles);
+					free(ended.name);
 					snprintf(err, n, "%s: benchmark %s failed in the guest (consoles in %s/%s)",
 						 side_name[side], run->benches[i], o->out, side_name[side]);
 					return -1;
 				}
+				ended.runs[side]++;
+				ended.hits[side] += titles.len > before;
+				if (titles.len > before && !ended.name)
+					ended.name = mmf_xasprintf("bench %s: %.*s", run->benches[i],
+								   (int)strcspn(titles.buf + before, "\n"),
+								   titles.buf + before);
 			}
+		}
+		mmf_sb_free(&titles);
+		/* A run the kernel ended is a finding of both kernels' runs, as a reproducer's. */
+		if (ended.name) {
+			info(o, "%s: base %d/%d, patched %d/%d run(s) ended by the kernel", ended.name,
+			     ended.hits[MMF_BASE], ended.runs[MMF_BASE], ended.hits[MMF_PATCHED],
+			     ended.runs[MMF_PATCHED]);
+			run->r->cases = mmf_xrealloc(run->r->cases,
+						     (run->r->nr_cases + 1) * sizeof(*run->r->cases));
+			run->r->cases[run->r->nr_cases++] = ended;
 		}
 	}
 	return 0;
@@ -416,20 +440,28 @@ static void choose_benches(struct run *run)
 	r->bench_auto = true;
 	for (int i = 0; i < run->nr_benches; i++) {
 		struct mmf_guest_cover c;
-		struct strbuf json;
+		struct strbuf json, titles;
 		char *funcs;
 
 		mmf_guest_cover_init(&c);
 		mmf_sb_init(&json);
-		funcs = mmf_guest_repro_bench(g, run->benches[i], 1, &json, &c) > 0 ?
-			funcs_reached(ch, &c) : NULL;
+		mmf_sb_init(&titles);
+		funcs = mmf_guest_repro_bench(g, run->benches[i], 1, &json, &titles, &c) > 0 &&
+			!titles.len ? funcs_reached(ch, &c) : NULL;
+		if (titles.len)
+			titles.buf[strcspn(titles.buf, "\n")] = '\0';
 		r->bench_reach[r->nr_bench_reach++] = (struct mmf_val_bench_reach){
 			.bench = run->benches[i], .funcs = funcs,
+			.ended = titles.len ? mmf_sb_detach(&titles) : NULL,
 		};
-		info(run->o, "benchmark %s reaches %s", run->benches[i],
+		/* A run the patched kernel ended runs on both: that is a finding. */
+		info(run->o, "benchmark %s %s%s", run->benches[i],
+		     r->bench_reach[r->nr_bench_reach - 1].ended ? "was ended by " : "reaches ",
+		     r->bench_reach[r->nr_bench_reach - 1].ended ? :
 		     funcs && *funcs ? funcs : "no changed function");
-		if (funcs && *funcs)
+		if ((funcs && *funcs) || r->bench_reach[r->nr_bench_reach - 1].ended)
 			run->benches[chosen++] = run->benches[i];
+		mmf_sb_free(&titles);
 		mmf_sb_free(&json);
 		mmf_guest_cover_free(&c);
 	}

@@ -193,6 +193,7 @@ struct mmf_val_finding {
 struct mmf_val_bench_reach {
 	const char *bench;
 	char *funcs;		/* the changed functions it reached, ", "-joined; NULL: no run */
+	char *ended;		/* the title that ended its run, NULL: none */
 };
 
 struct mmf_val_result {

@@ -126,10 +126,14 @@ static void text_bench_reach(const struct mmf_val_result *r, struct strbuf *sb)
 		const struct mmf_val_bench_reach *b = &r->bench_reach[i];
 		bool ran = b->funcs && *b->funcs;
 
-		chosen += ran;
-		mmf_sb_printf(sb, "  %-14s %s%s\n", b->bench, ran ? "reaches " : "",
-			      ran ? b->funcs : b->funcs ? "reaches no changed function: not run" :
-			      "its traced run failed: not run");
+		chosen += ran || b->ended;
+		if (b->ended)
+			mmf_sb_printf(sb, "  %-14s its traced run ended in \"%s\": run\n", b->bench,
+				      b->ended);
+		else
+			mmf_sb_printf(sb, "  %-14s %s%s\n", b->bench, ran ? "reaches " : "",
+				      ran ? b->funcs : b->funcs ? "reaches no changed function: not run" :
+				      "its traced run failed: not run");
 	}
 	if (!chosen)
 		mmf_sb_puts(sb, "  none ran (--bench all runs every benchmark)\n");
@@ -224,7 +228,7 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 	if (r->has_changes)
 		text_changes(r, sb);
 	if (r->nr_cases) {
-		mmf_sb_puts(sb, "\nReproducers and programs (hits/runs):\n");
+		mmf_sb_puts(sb, "\nReproducers, programs and benchmarks a kernel ended (hits/runs):\n");
 		for (int i = 0; i < r->nr_cases; i++) {
 			const struct mmf_val_case *c = &r->cases[i];
 
@@ -285,6 +289,11 @@ void mmf_val_json(const struct mmf_val_result *r, struct strbuf *sb)
 		mmf_sb_puts(sb, ",\"reaches\":");
 		if (r->bench_reach[i].funcs)
 			mmf_sb_json_str(sb, r->bench_reach[i].funcs);
+		else
+			mmf_sb_puts(sb, "null");
+		mmf_sb_puts(sb, ",\"ended\":");
+		if (r->bench_reach[i].ended)
+			mmf_sb_json_str(sb, r->bench_reach[i].ended);
 		else
 			mmf_sb_puts(sb, "null");
 		mmf_sb_puts(sb, "}");
@@ -391,8 +400,10 @@ void mmf_val_free(struct mmf_val_result *r)
 	mmf_val_changes_free(&r->changes);
 	mmf_val_series_free(&r->series);
 	free(r->kcov_files);
-	for (int i = 0; i < r->nr_bench_reach; i++)
+	for (int i = 0; i < r->nr_bench_reach; i++) {
 		free(r->bench_reach[i].funcs);
+		free(r->bench_reach[i].ended);
+	}
 	free(r->bench_reach);
 	for (int i = 0; i < r->nr_behaviour; i++) {
 		free(r->behaviour[i].program);
