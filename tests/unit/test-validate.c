@@ -358,7 +358,47 @@ static void test_interval(void)
 	CHECK(mmf_welch_interval(&a, &b, 0.05, &lo, &hi) == -1, "none with one sample");
 }
 
+/*
+ * A benchmark whose runs the patched kernel ended: a regression beside
+ * the reproducers, the run that chose it named, no Tested-by:.
+ */
+static void test_bench_ended(void)
+{
+	struct mmf_val_case cs[1] = {
+		{ .name = "bench madv-free: kernel BUG in swap_cgroup_record",
+		  .hits = { 0, 5 }, .runs = { 5, 5 } },
+	};
+	struct mmf_val_bench_reach br[2] = {
+		{ .bench = "madv-free", .ended = "kernel BUG in swap_cgroup_record" },
+		{ .bench = "mlock-scaling", .funcs = "" },
+	};
+	struct mmf_val_result r = {
+		.kernel = { "a", "b" }, .cases = cs, .nr_cases = 1, .bench_auto = true,
+		.bench_reach = br, .nr_bench_reach = 2, .tested_by = "T <t@example.org>",
+	};
+	struct strbuf sb;
+
+	mmf_val_judge(&r, 0.05, 0.05);
+	CHECK(r.regressions == 1 && !strcmp(cs[0].verdict, "regression"), "%d %s",
+	      r.regressions, cs[0].verdict);
+	mmf_sb_init(&sb);
+	mmf_val_text(&r, &sb);
+	CHECK(strstr(sb.buf, "mmfuzz validate: REGRESSED\n") && !strstr(sb.buf, "Tested-by:"),
+	      "%s", sb.buf);
+	CHECK(strstr(sb.buf, "  regression     base 0/5  patched 5/5  bench madv-free: kernel BUG"
+		      " in swap_cgroup_record\n"), "%s", sb.buf);
+	CHECK(strstr(sb.buf, "  madv-free      its traced run ended in \"kernel BUG in"
+		      " swap_cgroup_record\": run\n") &&
+	      strstr(sb.buf, "  mlock-scaling  reaches no changed function: not run\n"), "%s", sb.buf);
+	sb.len = 0;
+	mmf_val_json(&r, &sb);
+	CHECK(strstr(sb.buf, "{\"bench\":\"madv-free\",\"reaches\":null,"
+		      "\"ended\":\"kernel BUG in swap_cgroup_record\"}"), "%s", sb.buf);
+	mmf_sb_free(&sb);
+}
+
 static const struct tap_test tests[] = {
+	TAP_TEST(test_bench_ended),
 	TAP_TEST(test_series),
 	TAP_TEST(test_differ),
 	TAP_TEST(test_ibeta),
