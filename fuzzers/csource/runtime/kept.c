@@ -63,7 +63,7 @@ static void __attribute__((constructor)) kept_init(void)
 /* rt_put_file(), with the file's old value kept first (once a file). */
 static long put_kept(const char *path, const char *val)
 {
-	int fd, i, n;
+	int fd, i, n, missing = 0;
 
 	if (no_env)
 		return -ENODEV;
@@ -74,8 +74,10 @@ static long put_kept(const char *path, const char *val)
 	for (i = 0; i < kept->nr && strcmp(kept->e[i].path, path); i++)
 		;
 	fd = -1;
-	if (i == kept->nr && i < MAX_KEPT && strlen(path) < sizeof(kept->e[i].path))
+	if (i == kept->nr && i < MAX_KEPT && strlen(path) < sizeof(kept->e[i].path)) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
+		missing = fd < 0 && errno == ENOENT;
+	}
 	if (fd >= 0) {
 		n = read(fd, kept->e[i].val, sizeof(kept->e[i].val) - 1);
 		close(fd);
@@ -87,6 +89,9 @@ static long put_kept(const char *path, const char *val)
 		}
 	}
 	__atomic_store_n(&kept->lock, 0, __ATOMIC_RELEASE);
+	/* No such knob (a folio size this page size has not): as the executor. */
+	if (missing)
+		return -ENODEV;
 	if (i == MAX_KEPT || i > kept->nr - 1 || strcmp(kept->e[i].path, path))
 		return -ENOSPC;	/* its old value is unknown: not written */
 	return rt_put_file(path, val);

@@ -2,7 +2,12 @@
 /* tune: KSM and THP knobs. */
 #include "model/builder.h"
 
-/* Indexes into mmf_knob_paths[]. */
+/*
+ * Indexes into mmf_knob_paths[]. A knob names a folio size, not an order:
+ * THP_2M is 2 MiB folios whatever the page size (a contiguous-PTE run on
+ * arm64 with 16 KiB pages, the PMD with 4 KiB); a size the kernel has no
+ * knob for (16 KiB folios on 16 KiB pages) is -ENODEV.
+ */
 MMF_FLAG_SET(mmf_thpknob_set, "knob",
 	{ "THP_16K", 0 }, { "THP_32K", 1 }, { "THP_64K", 2 }, { "THP_128K", 3 },
 	{ "THP_256K", 4 }, { "THP_512K", 5 }, { "THP_1M", 6 }, { "THP_2M", 7 },
