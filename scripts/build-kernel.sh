@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build a fuzzing kernel out of tree: scripts/build-kernel.sh ARCH [KSRC
 # [PATCH...]] (make kernel ARCH=x86_64|arm64 [KSRC=path] [PATCHES=...]
-# [FLAVOUR=kcsan] [KCOV_FILES="mm/memcontrol.c ..."]).
+# [FLAVOUR=kcsan|16k] [KCOV_FILES="mm/memcontrol.c ..."]).
 #
 # KCOV_FILES: files of mm/ compiled with KCOV whatever mm/Makefile says
 # (it turns KCOV off for page_alloc.c, memcontrol.c, vmstat.c and others
@@ -15,8 +15,8 @@
 # KSRC itself is never written.
 # The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
 # merged by the kernel's own merge_config.sh; FLAVOUR=NAME adds
-# kvm/config/NAME.config last (kcsan: KCSAN in place of KASAN), and the
-# entry keeps the name in a file "flavour". Without KSRC the source is
+# kvm/config/NAME.config last (kcsan: KCSAN in place of KASAN; 16k: arm64
+# with 16 KiB pages), and the entry keeps the name in a file "flavour". Without KSRC the source is
 # Debian's linux-source-6.12, unpacked once into the cache. The result goes
 # to $MMFUZZ_CACHE/kernel/<arch>-<version>-<tree hash>-<config hash>/, built
 # in a temporary directory and renamed into place, so an entry is either
@@ -39,9 +39,10 @@ shift $(($# < 2 ? $# : 2))
 extra=("$@")
 flavour=${FLAVOUR:-}
 case $flavour in
-'') ;;
-kcsan) ;;
-*) die "FLAVOUR must be kcsan or empty, not '$flavour'" ;;
+'' | kcsan) ;;
+16k) [ "$arch" = arm64 ] || [ "$arch" = aarch64 ] ||
+	die "FLAVOUR=16k is for ARCH=arm64 (16 KiB pages are arm64's)" ;;
+*) die "FLAVOUR must be kcsan, 16k or empty, not '$flavour'" ;;
 esac
 # A flavour's own patches (kvm/patches/FLAVOUR/) come after the common ones.
 patches=("$top"/kvm/patches/*.patch)
@@ -138,14 +139,18 @@ if [ -f "$entry/$iname" ] && [ -f "$entry/vmlinux" ]; then
 	exit 0
 fi
 
-# One build per object directory (and its work tree) at a time; a second
-# waits, then finds the entry the first made.
-# A flavour has objects of its own: switching back costs no rebuild.
+# One kernel build at a time on this machine: each takes every CPU, and
+# two at once only finish later (a second waits, then finds its entry if
+# the first made it). A flavour has objects of its own: switching back
+# costs no rebuild.
 srcid=$arch${flavour:+-$flavour}-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
 objdir=$cache/obj/$srcid
 mkdir -p "$objdir" "$cache/work"
-exec 9>"$objdir.lock"
-flock 9
+exec 9>"$cache/obj/build.lock"
+if ! flock -n 9; then
+	echo "build-kernel: waiting for another kernel build to end" >&2
+	flock 9
+fi
 if [ -f "$entry/$iname" ]; then
 	echo "build-kernel: cache hit (built meanwhile), nothing to build" >&2
 	echo "$entry"

@@ -106,20 +106,28 @@ check_clean() {
 		fail "knobs not restored: $(diff <(echo "$KNOBS_BEFORE") <(our_knobs) | grep '^[<>]')"
 }
 
-# fuzzing_kernel [PATCH...]: the x86_64 fuzzing kernel's cache entry (built
-# if need be; with PATCH..., an incremental build), not the newest entry:
-# that may be a kernel with a bug on purpose.
-fuzzing_kernel() {
-	local out
-	out=$(make --no-print-directory -s kernel ARCH=x86_64 PATCHES="$*" 2>"$TMP/build.log") ||
-		{ tail -20 "$TMP/build.log" >&2; fail "make kernel failed"; }
+# kernel_entry ARCH FLAVOUR [PATCH...]: that fuzzing kernel's cache entry
+# (built if need be; with PATCH..., an incremental build), not the newest
+# entry: that may be a kernel with a bug on purpose.
+kernel_entry() {
+	local arch=$1 flavour=$2 out
+	shift 2
+	out=$(make --no-print-directory -s kernel ARCH="$arch" FLAVOUR="$flavour" PATCHES="$*" \
+		2>"$TMP/build.log") || { tail -20 "$TMP/build.log" >&2; fail "make kernel failed"; }
+	grep '^build-kernel: built' "$TMP/build.log" | sed "s/^/INFO: $arch${flavour:+ $flavour}: /" >&2 || true
 	printf '%s\n' "${out##*$'\n'}"
 }
 
-# covered_functions VMLINUX PCFILE: the mm/ functions of which a PC in
-# PCFILE is a covered call site ('mmfuzz cover'); '#' lines are skipped.
+# fuzzing_kernel [PATCH...]: the x86_64 fuzzing kernel's.
+fuzzing_kernel() {
+	kernel_entry x86_64 "" "$@"
+}
+
+# covered_functions VMLINUX PCFILE [FOCUS]: the functions of FOCUS (mm/)
+# of which a PC in PCFILE is a covered call site ('mmfuzz cover'); '#'
+# lines are skipped.
 covered_functions() {
-	grep -v '^#' "$2" | "$MMFUZZ" cover --vmlinux "$1" --focus mm - |
+	grep -v '^#' "$2" | "$MMFUZZ" cover --vmlinux "$1" --focus "${3:-mm}" - |
 		awk 'NF == 4 && $1 > 0 && $3 ~ /%$/ && $4 !~ /\// { print $4 }'
 }
 

@@ -9,9 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
-out=$(make --no-print-directory -s kernel ARCH=x86_64 FLAVOUR=kcsan 2>"$TMP/build.log") ||
-	{ tail -20 "$TMP/build.log" >&2; fail "make kernel FLAVOUR=kcsan failed"; }
-k=${out##*$'\n'}
+k=$(kernel_entry x86_64 kcsan)
 [ "$(cat "$k/flavour")" = kcsan ] || fail "$k: not marked as the kcsan flavour"
 grep -qx 'CONFIG_KCSAN=y' "$k/.config" || fail "$k: KCSAN is off"
 ! grep -qx 'CONFIG_KASAN=y' "$k/.config" || fail "$k: KASAN is on beside KCSAN"
