@@ -46,7 +46,8 @@ case $flavour in
 esac
 # A flavour's own patches (kvm/patches/FLAVOUR/) come after the common ones.
 patches=("$top"/kvm/patches/*.patch)
-[ -z "$flavour" ] || patches+=("$top"/kvm/patches/"$flavour"/*.patch)
+[ -z "$flavour" ] || [ ! -d "$top/kvm/patches/$flavour" ] ||
+	patches+=("$top"/kvm/patches/"$flavour"/*.patch)
 patches+=("$@")
 for p in "${patches[@]}"; do
 	[ -f "$p" ] || die "patch $p: no such file"
