@@ -12,6 +12,7 @@
 #include "nightly/nightly.h"
 #include "store/tally.h"
 #include "store/wire.h"
+#include "vm/vm.h"
 
 /* As many programs as a campaign keeps with a report. */
 #define LAST_PROGS	10
@@ -141,8 +142,11 @@ static void job_read(struct job *j)
 		mmf_sb_puts(&j->con, "");
 	start = strstr(j->con.buf, "mmfuzz-init: start: Linux ");
 	if (start && sscanf(start, "mmfuzz-init: start: Linux %127s %31s", rel, arch) == 2) {
+		/* uname -m's "aarch64" is the arm64 of campaigns and --arch. */
+		const struct mmf_vm_arch *a = mmf_vm_arch_find(arch);
+
 		j->kernel = mmf_xstrdup(rel);
-		j->arch = mmf_xstrdup(arch);
+		j->arch = mmf_xstrdup(a ? a->name : arch);
 	}
 	progress(j->con.buf, &j->fuzz_s);
 	j->budget_s = budget_of(j->con.buf);
