@@ -143,7 +143,7 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 static struct exec_cmd {
 	struct mmf_exec_opts eo;
 	bool native, env_on, quiet;
-	const char *kernel, *arch, *exec_log, *gargs[5], *cover;
+	const char *kernel, *arch, *exec_log, *gargs[7], *cover;
 	/* eo.timeout_ms is an int, the table's durations int64_t. */
 	int64_t timeout_ms;
 	int corrupt_pin;
@@ -174,8 +174,8 @@ static const struct mmf_opt exec_opts[] = {
 	MMF_OPT("hang-spins", NULL, MMF_OPT_FLAG, &ec.eo.hang_spins,
 		"--hang-after spins on the CPU (no faults, no I/O)", .hook = 1),
 	MMF_OPT("corrupt-tag", "T", MMF_OPT_INT, &ec.eo.corrupt_tag,
-		"change a page behind the model after each write of tag T",
-		.lo = 1, .hi = 255, .def = "", .hook = 1),
+		"change a page behind the model after each write of tag T\n"
+		"(also in a guest)", .lo = 1, .hi = 255, .def = "", .hook = 1),
 	MMF_OPT("corrupt-pin", "N", MMF_OPT_INT, &ec.corrupt_pin,
 		"change the page pin call N wrote or vmsplice'd",
 		.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
@@ -258,11 +258,22 @@ int cmd_exec(int argc, char **argv)
 	};
 	int first = mmf_opts_parse(&spec, argc, argv), n = argc - first, r;
 	struct mmf_prog *progs;
-	char slow[16];
+	char slow[16], tag[8];
 
 	if (!ec.native && !ec.kernel) {
 		mmf_warnx_("exec: refusing to run on the running kernel without --native");
 		return 2;
+	}
+	/* A guest's server takes --corrupt-tag and --acct-skew; the others would do nothing. */
+	if (ec.kernel && (ec.eo.corrupt_after >= 0 || ec.eo.hang_after >= 0 || ec.eo.hang_spins ||
+			  ec.corrupt_pin >= 0)) {
+		mmf_warnx_("exec: --corrupt-after, --hang-after, --hang-spins and --corrupt-pin"
+			   " need --native");
+		return 2;
+	}
+	if (ec.kernel && ec.eo.corrupt_tag) {
+		snprintf(tag, sizeof(tag), "%d", ec.eo.corrupt_tag);
+		guest_arg(ec.gargs, "--corrupt-tag", tag);
 	}
 	ec.eo.timeout_ms = ec.timeout_ms;
 	/* eo holds the statement + 1, 0 for never. */

@@ -128,7 +128,7 @@ fuzzing_kernel() {
 # lines are skipped.
 covered_functions() {
 	grep -v '^#' "$2" | "$MMFUZZ" cover --vmlinux "$1" --focus "${3:-mm}" - |
-		awk 'NF == 4 && $1 > 0 && $3 ~ /%$/ && $4 !~ /\// { print $4 }'
+		awk 'NF == 4 && $1 > 0 && $3 ~ /%$/ && $4 !~ /\// && $4 != "total" { print $4 }'
 }
 
 # wait_for PID SECONDS CMD...: poll CMD every 0.1 s while PID lives, for

@@ -7,6 +7,7 @@ printf 'm0 = mmap(0, 16, anon, PROT_READ, MAP_PRIVATE, 0)\nmadvise(m0, 0, 16, MA
 expect_error 'bad.mmf: line 2: madvise: bad advice' "$MMFUZZ" exec --native "$TMP/bad.mmf"
 expect_error 'No such file' "$MMFUZZ" exec --native "$TMP/missing.mmf"
 expect_error 'without --native' "$MMFUZZ" exec corpus/cow-after-fork-swapped.mmf
+expect_error 'need --native' "$MMFUZZ" exec --kernel debian --hang-after 2 corpus/cow-after-fork-swapped.mmf
 expect_error 'without --native' "$MMFUZZ" fuzz --duration 1s
 expect_error "fuzz: --duration 'soon' is not a duration" "$MMFUZZ" fuzz --native --duration soon
 expect_error 'unknown command' "$MMFUZZ" frobnicate
