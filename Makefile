@@ -258,12 +258,19 @@ RUNS	?= 3
 bench-coverage: all
 	@scripts/bench-coverage.sh $(O) $(BUDGET) $(RUNS)
 
+# The fuzzing kernels of x86_64 and arm64 side by side: first program,
+# programs/s, mm/ PCs.
+bench-arch: all
+	@scripts/bench-arch.sh $(O) $(if $(filter command line environment,$(origin BUDGET)),$(BUDGET),5m) \
+		$(if $(filter command line environment,$(origin RUNS)),$(RUNS),1)
+
 # Time to first finding on tests/bugs/*.patch and the clean kernel, for
-# each engine, with the project's corpus as seeds and without.
+# each engine, with the project's corpus as seeds and without, in ARCH
+# guests.
 ENGINES	?= afl mmfuzz
 CORPUS	?= corpus none
 bench-bugs: all
-	@scripts/bench-bugs.sh $(if $(filter command line environment,$(origin BUDGET)),$(BUDGET),6m) \
+	@ARCH=$(ARCH) scripts/bench-bugs.sh $(if $(filter command line environment,$(origin BUDGET)),$(BUDGET),6m) \
 		"$(ENGINES)" "$(CORPUS)"
 
 install: all
@@ -276,7 +283,7 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all unit integration layers style check fuzz fuzz-native bench bench-coverage bench-bugs install clean static static-arm64
+.PHONY: FORCE all unit integration layers style check fuzz fuzz-native bench bench-coverage bench-arch bench-bugs install clean static static-arm64
 .DELETE_ON_ERROR:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Time to first finding on the bugs of tests/bugs/, with the clean kernel
 # as the control: scripts/bench-bugs.sh [BUDGET [ENGINES [CORPUS [PATCH...]]]]
-# (make bench-bugs [BUDGET=6m] [ENGINES='afl mmfuzz'] [CORPUS='corpus none']).
+# (make bench-bugs [BUDGET=6m] [ENGINES='afl mmfuzz'] [CORPUS='corpus none']
+# [ARCH=x86_64|arm64]; ARCH in the environment: the guests' architecture).
 # For the clean fuzzing kernel and each patch (an incremental build of the
 # work tree), one campaign per engine and corpus mode for BUDGET: "corpus"
 # seeds the project's corpus/, "none" starts from generation alone. Prints the
@@ -26,6 +27,12 @@ bugs=("$@")
 [ ${#bugs[@]} -gt 0 ] || bugs=("$top"/tests/bugs/*.patch)
 mmfuzz=$top/build/mmfuzz
 [ -x "$mmfuzz" ] || { echo "bench-bugs: build mmfuzz first (make)" >&2; exit 1; }
+arch=${ARCH:-x86_64}
+case $arch in
+x86_64 | x86) arch=x86_64 image=bzImage ;;
+arm64 | aarch64) arch=arm64 image=Image ;;
+*) echo "bench-bugs: ARCH=$arch: x86_64 or arm64" >&2; exit 2 ;;
+esac
 for m in $modes; do
 	case $m in
 	corpus | none) ;;
@@ -51,21 +58,21 @@ first_title() {
 known_titles() {
 	cat "$1"/crashes/*/title 2>/dev/null | grep -xF -f "$cleanf" | paste -sd ';' | sed 's/;/; /g'
 }
-echo "bench-bugs: campaigns of $budget in $out"
+echo "bench-bugs: $arch campaigns of $budget in $out"
 printf '%-24s %-7s %-7s %8s  %-30s %s\n' bug engine corpus seconds "found by" "first title"
 for p in clean "${bugs[@]}"; do
 	if [ "$p" = clean ]; then
 		bug=clean
-		kdir=$("$top/scripts/build-kernel.sh" x86_64)
+		kdir=$("$top/scripts/build-kernel.sh" "$arch")
 	else
 		bug=$(basename "$p" .patch)
-		kdir=$("$top/scripts/build-kernel.sh" x86_64 "" "$p")
+		kdir=$("$top/scripts/build-kernel.sh" "$arch" "" "$p")
 	fi
 	for e in $engines; do
 		for m in $modes; do
 			o=$out/$bug-$e-$m
 			start=$(date +%s.%N)
-			"$mmfuzz" campaign --engine "$e" --kernel "$kdir/bzImage" \
+			"$mmfuzz" campaign --arch "$arch" --engine "$e" --kernel "$kdir/$image" \
 				--vmlinux "$kdir/vmlinux" --duration "$budget" \
 				--corpus "$([ "$m" = corpus ] && echo "$top/corpus" || echo none)" \
 				--out "$o" >"$o.log" 2>&1 &
