@@ -346,10 +346,9 @@ static int run_benches(struct run *run, struct mmf_guest_repro *const g[MMF_NR_S
 			}
 			for (int k = 0; k < MMF_NR_SIDES; k++) {
 				int side = r & 1 ? MMF_NR_SIDES - 1 - k : k;
+				size_t before = titles.len;
 				struct strbuf json;
 				int got;
-
-				size_t before = titles.len;
 
 				mmf_sb_init(&json);
 				got = mmf_guest_repro_bench(g[side], run->benches[i], 1, &json, &titles,
@@ -441,7 +440,7 @@ static void choose_benches(struct run *run)
 	for (int i = 0; i < run->nr_benches; i++) {
 		struct mmf_guest_cover c;
 		struct strbuf json, titles;
-		char *funcs;
+		char *funcs, *ended;
 
 		mmf_guest_cover_init(&c);
 		mmf_sb_init(&json);
@@ -450,16 +449,17 @@ static void choose_benches(struct run *run)
 			!titles.len ? funcs_reached(ch, &c) : NULL;
 		if (titles.len)
 			titles.buf[strcspn(titles.buf, "\n")] = '\0';
+		ended = titles.len ? mmf_sb_detach(&titles) : NULL;
 		r->bench_reach[r->nr_bench_reach++] = (struct mmf_val_bench_reach){
-			.bench = run->benches[i], .funcs = funcs,
-			.ended = titles.len ? mmf_sb_detach(&titles) : NULL,
+			.bench = run->benches[i], .funcs = funcs, .ended = ended,
 		};
+		if (ended)
+			info(run->o, "benchmark %s was ended by %s", run->benches[i], ended);
+		else
+			info(run->o, "benchmark %s reaches %s", run->benches[i],
+			     funcs && *funcs ? funcs : "no changed function");
 		/* A run the patched kernel ended runs on both: that is a finding. */
-		info(run->o, "benchmark %s %s%s", run->benches[i],
-		     r->bench_reach[r->nr_bench_reach - 1].ended ? "was ended by " : "reaches ",
-		     r->bench_reach[r->nr_bench_reach - 1].ended ? :
-		     funcs && *funcs ? funcs : "no changed function");
-		if ((funcs && *funcs) || r->bench_reach[r->nr_bench_reach - 1].ended)
+		if ((funcs && *funcs) || ended)
 			run->benches[chosen++] = run->benches[i];
 		mmf_sb_free(&titles);
 		mmf_sb_free(&json);
