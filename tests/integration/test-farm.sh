@@ -6,15 +6,14 @@
 # page after writes of tag 238 (the data oracle's findings travel as frame
 # lines); job b provokes an LKDTM WARNING (panic_on_warn: a kernel report
 # on the console, the guest's end). Job c is job b on arm64 (the arm64
-# fuzzing kernel the suite builds, the one with a bug of the set, on an
-# arm64 qemu device), collected into a store of its own with the arm64
-# vmlinux. A log collected twice counts once; a log cut short is refused
+# fuzzing kernel, an incremental build after test-arm64-bug's, on an arm64
+# qemu device), collected into a store of its own with the arm64 vmlinux. A log collected twice counts once; a log cut short is refused
 # before anything is saved.
 . "$(dirname "$0")/lib.sh"
 
 k=$(fuzzing_kernel)
 initramfs=$(scripts/build-initramfs.sh --with-mmfuzz x86_64)
-k64=$(kernel_entry arm64 "" tests/bugs/swap-uncharge-batch-record.patch)
+k64=$(kernel_entry arm64 "")
 initramfs64=$(scripts/build-initramfs.sh --with-mmfuzz arm64)
 store=$TMP/store
 
