@@ -54,6 +54,12 @@ void mmf_val_judge(struct mmf_val_result *r, double alpha, double min_change)
 			m->hi /= fabs(base);
 		}
 		m->verdict = "noise";
+		/* No run of a side finished (the kernel ended them): nothing to compare. */
+		if (!m->st[MMF_BASE].n || !m->st[MMF_PATCHED].n) {
+			m->verdict = "unmeasured";
+			m->has_interval = false;
+			continue;
+		}
 		/* One value on both sides, every run: nothing to test, no hypothesis. */
 		if (m->st[MMF_BASE].stddev == 0 && m->st[MMF_PATCHED].stddev == 0 && base == pat)
 			continue;
@@ -245,6 +251,11 @@ void mmf_val_text(const struct mmf_val_result *r, struct strbuf *sb)
 			const struct mmf_val_metric *m = &r->metrics[i];
 			char ci[48] = "";
 
+			if (!strcmp(m->verdict, "unmeasured")) {
+				mmf_sb_printf(sb, "  %-14s %-20s %s: no run finished (see above)\n",
+					      m->bench, m->name, m->st[MMF_BASE].n ? "patched" : "base");
+				continue;
+			}
 			if (m->has_interval)
 				snprintf(ci, sizeof(ci), " [%+.1f%%, %+.1f%%]", 100 * m->lo,
 					 100 * m->hi);

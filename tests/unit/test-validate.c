@@ -372,11 +372,17 @@ static void test_bench_ended(void)
 		{ .bench = "madv-free", .ended = "kernel BUG in swap_cgroup_record" },
 		{ .bench = "mlock-scaling", .funcs = "" },
 	};
+	struct mmf_val_metric ms[1];
 	struct mmf_val_result r = {
 		.kernel = { "a", "b" }, .cases = cs, .nr_cases = 1, .bench_auto = true,
 		.bench_reach = br, .nr_bench_reach = 2, .tested_by = "T <t@example.org>",
+		.metrics = ms, .nr_metrics = 1,
 	};
 	struct strbuf sb;
+
+	/* Every patched run ended: no samples there, no comparison. */
+	ms[0] = metric("elapsed_ms", 4000, 0, 1000, false);
+	ms[0].st[MMF_PATCHED] = (struct mmf_stats){ 0 };
 
 	mmf_val_judge(&r, 0.05, 0.05);
 	CHECK(r.regressions == 1 && !strcmp(cs[0].verdict, "regression"), "%d %s",
@@ -390,6 +396,9 @@ static void test_bench_ended(void)
 	CHECK(strstr(sb.buf, "  madv-free      its traced run ended in \"kernel BUG in"
 		      " swap_cgroup_record\": run\n") &&
 	      strstr(sb.buf, "  mlock-scaling  reaches no changed function: not run\n"), "%s", sb.buf);
+	CHECK(!strcmp(ms[0].verdict, "unmeasured") &&
+	      strstr(sb.buf, "  b              elapsed_ms           patched: no run finished"),
+	      "%s: %s", ms[0].verdict, sb.buf);
 	sb.len = 0;
 	mmf_val_json(&r, &sb);
 	CHECK(strstr(sb.buf, "{\"bench\":\"madv-free\",\"reaches\":null,"
