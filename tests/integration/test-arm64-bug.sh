@@ -1,21 +1,25 @@
 #!/bin/bash
 # arm64 end to end on the arm64 fuzzing kernel (make kernel ARCH=arm64,
 # built once and cached) with one bug of the set
-# (tests/bugs/swap-uncharge-batch-record.patch: a freed batch of swap
-# entries keeps stale memcg records, and the next swap-out into one trips
-# VM_BUG_ON): a default campaign (the mmfuzz engine, the project's corpus)
-# in an arm64 TCG guest finds it, the store has it with its programs and
-# the report symbolized against the arm64 vmlinux (cross binutils), and
-# 'repro --arch arm64' hits it again with the saved programs.
+# (tests/bugs/zap-batch-partial-rmap.patch: zapping part of a large folio
+# drops the rmap of all of it, and the pages still mapped are bad page
+# maps when their turn comes; guests turn every mTHP size on, so a
+# partial unmap of an aligned anonymous range meets it every time): a
+# default campaign (the mmfuzz engine, the project's corpus) in an arm64
+# TCG guest finds it, the store has it with its programs and the report
+# symbolized against the arm64 vmlinux (cross binutils), and 'repro
+# --arch arm64' hits it again with the saved programs. (A bug that needs
+# swap slots left stale by earlier programs, as swap-uncharge-batch-record
+# does, hits again only by chance in a guest fresh from its snapshot.)
 . "$(dirname "$0")/lib.sh"
 export MMFUZZ_ACCEL=tcg
 
-k=$(kernel_entry arm64 "" tests/bugs/swap-uncharge-batch-record.patch)
+k=$(kernel_entry arm64 "" tests/bugs/zap-batch-partial-rmap.patch)
 [ -f "$k/Image" ] || fail "$k: no arm64 Image"
 grep -qx 'CONFIG_ARM64_4K_PAGES=y' "$k/.config" && grep -qx 'CONFIG_KASAN=y' "$k/.config" &&
 	grep -qx 'CONFIG_ARM64_CONTPTE=y' "$k/.config" ||
 	fail "$k: not the arm64 fuzzing kernel's config (4 KiB pages, KASAN, contiguous PTEs)"
-title_re='kernel BUG in (swap_cgroup_record|__mem_cgroup_try_charge_swap)'
+title_re='BUG: Bad page map in [a-z_]+'
 out=$TMP/c
 found() { grep -Eq "REPORT: $title_re \(" "$TMP/log"; }
 rc=0
@@ -33,7 +37,7 @@ bug=$("$MMFUZZ" triage show "$out" "$title" | sed -n 's/^directory: //p')
 grep -q '^# mmfuzz: executing program' "$bug/progs.0" || fail "saved without its programs"
 grep -qx 'arch: arm64' <("$MMFUZZ" triage show "$out" "$title") || fail "not saved as an arm64 bug"
 # Frames of mm/ with their lines, read by aarch64-linux-gnu-addr2line.
-grep -Eq 'mm/(memcontrol|swap_cgroup|swapfile|vmscan)\.c:[0-9]+' "$bug/report.0.sym" ||
+grep -Eq 'mm/memory\.c:[0-9]+' "$bug/report.0.sym" ||
 	{ head -n 40 "$bug/report.0.sym"; fail "the report is not symbolized against the arm64 vmlinux"; }
 
 rc=0
