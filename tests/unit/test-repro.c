@@ -10,7 +10,8 @@
  * of 512 pages that needs only one is cut to one page in one kept step,
  * not nine halvings (each kept step restarts a guest). A crash's older
  * occurrence reproduces where its newest does not, and one that comes
- * back one run in seven is found when a deadline gives time for more.
+ * back one run in seven is found when a deadline gives time for more; one
+ * that hit once and never in the runs that measure it is not found.
  * The progress line comes once its interval has passed, with every run
  * counted, and not before.
  */
@@ -36,6 +37,8 @@ struct runner {
 	struct mmf_repro_ops *ops;
 	int runs, expire_after;	/* runs before the deadline passes, -1: never */
 	int every;		/* only every this many runs can hit, 0: all */
+	bool once;		/* it hits once, never again (state a later run lacks) */
+	int hit;		/* hits so far */
 	int lines;		/* progress lines logged */
 	char last[128];		/* the last one */
 };
@@ -59,14 +62,16 @@ static int run(void *ctx, const struct mmf_prog *progs, int n, const char *title
 
 	if (++r->runs == r->expire_after)
 		r->ops->deadline_ns = mmf_now_ns();
-	if (r->every && r->runs % r->every)
+	if ((r->every && r->runs % r->every) || (r->once && r->hit))
 		return 0;
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < progs[i].nr; k++)
 			if (progs[i].stmts[k].id >= 0 &&
 			    (mmf_calls[progs[i].stmts[k].id].flags & MMF_CALL_STORES) &&
-			    progs[i].stmts[k].args[3] == 0xee)
+			    progs[i].stmts[k].args[3] == 0xee) {
+				r->hit++;
 				return 1;
+			}
 	return 0;
 }
 
@@ -126,7 +131,7 @@ static void test_race_delay(void)
 {
 	struct mmf_repro_result res;
 	const uint64_t *a;
-	struct runner r;
+	struct runner r = { 0 };
 	int marked;
 
 	race_search("# " MMF_RACE_ROUND_MARK " 4 of 9, delay 3000 ns\n", &res, &r);
@@ -153,7 +158,7 @@ static void search(int expire_after, uint64_t deadline, struct mmf_repro_result 
 	struct mmf_prog p[2];
 	char err[128];
 
-	*r = (struct runner){ .ops = &ops, .expire_after = expire_after };
+	*r = (struct runner){ .ops = &ops, .expire_after = expire_after, .once = r->once };
 	CHECK(!mmf_prog_parse("read(m0, 0, 1)\n", &p[0], err, sizeof(err)), "%s", err);
 	CHECK(!mmf_prog_parse(text, &p[1], err, sizeof(err)), "%s", err);
 	CHECK(!mmf_repro(&ops, p, 2, "DATA CORRUPTION", res), "search failed");
@@ -162,13 +167,19 @@ static void search(int expire_after, uint64_t deadline, struct mmf_repro_result 
 static void test_found(void)
 {
 	struct mmf_repro_result res;
-	struct runner r;
+	struct runner r = { 0 };
 
 	search(-1, 0, &res, &r);
 	CHECK(res.found && res.nr_progs == 1, "found %d, %d programs", res.found, res.nr_progs);
 	CHECK(res.calls_before == 5 && res.calls_after == 1, "calls %d -> %d", res.calls_before,
 	      res.calls_after);
 	CHECK(res.hits == 3 && res.runs == 3, "hit rate %d/%d", res.hits, res.runs);
+
+	/* A hit the search met once and the measuring runs never: no reproducer. */
+	r = (struct runner){ .once = true };
+	search(-1, 0, &res, &r);
+	CHECK(!res.found && r.hit == 1 && res.hits == 0, "found %d after %d hit(s), rate %d/%d",
+	      res.found, r.hit, res.hits, res.runs);
 }
 
 static void test_progress(void)
@@ -202,7 +213,7 @@ static void test_progress(void)
 static void test_deadline_past(void)
 {
 	struct mmf_repro_result res;
-	struct runner r;
+	struct runner r = { 0 };
 
 	search(-1, 1, &res, &r);
 	CHECK(!res.found && r.runs == 0, "found %d after %d runs", res.found, r.runs);
@@ -211,7 +222,7 @@ static void test_deadline_past(void)
 static void test_deadline_in_minimization(void)
 {
 	struct mmf_repro_result res;
-	struct runner r;
+	struct runner r = { 0 };
 
 	/* Run 1 finds it; the deadline passes with the first step. */
 	search(2, 0, &res, &r);
