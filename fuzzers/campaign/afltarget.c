@@ -24,10 +24,19 @@
 #define MAP_SIZE	MMF_GUEST_COVER_EDGES
 #define SAMPLE_MS	5000
 
+/*
+ * Programs of the guest's boot kept with a report beside the one that ran
+ * when it came: a report of an mm's end (Bad rss-counter state) arrives
+ * once the mm is dropped, while the next program runs.
+ */
+#define PREV_PROGS	4
+
 struct target {
 	const struct mmf_afl_target_opts *o;
 	struct mmf_guest_repro *g;
 	struct mmf_guest_cover cov;
+	struct strbuf prev[PREV_PROGS];	/* the boot's last programs, oldest first */
+	int nr_prev;
 	uint8_t *map;
 	uint8_t seen_edges[MAP_SIZE];
 	size_t nr_edges;
@@ -206,6 +215,10 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 		return false;
 	origin = hooked ? mmf_xstrdup("fuzzer") : mmf_seed_origin(t->o->seeds, t->last, t->last_len);
 	mmf_sb_init(&prog);
+	for (int k = 0; k < t->nr_prev; k++)
+		mmf_sb_printf(&prog, MMF_PROG_EXEC_MARK "\n%s", t->prev[k].buf);
+	if (t->nr_prev)
+		mmf_sb_puts(&prog, MMF_PROG_EXEC_MARK "\n");
 	mmf_prog_print(p, &prog);
 	for (int i = 0; i < c->nr_reports || (i == 0 && dead); i++) {
 		struct mmf_crash cr = {
@@ -234,6 +247,25 @@ static bool save_findings(struct target *t, const struct mmf_prog *p, bool hooke
 	free(origin);
 	t->crashes++;
 	return true;
+}
+
+/* p ran on the guest's boot; a report ends the boot (the next run boots anew). */
+static void remember(struct target *t, const struct mmf_prog *p, bool crash)
+{
+	struct strbuf oldest;
+
+	if (crash) {
+		t->nr_prev = 0;
+		return;
+	}
+	if (t->nr_prev == PREV_PROGS) {
+		oldest = t->prev[0];
+		memmove(t->prev, t->prev + 1, (PREV_PROGS - 1) * sizeof(t->prev[0]));
+		t->prev[PREV_PROGS - 1] = oldest;
+		t->nr_prev--;
+	}
+	t->prev[t->nr_prev].len = 0;
+	mmf_prog_print(p, &t->prev[t->nr_prev++]);
 }
 
 /*
@@ -300,6 +332,7 @@ static int run_input(struct target *t, bool *crash)
 	if (t->o->cover && t->o->weights && reached_changed(t))
 		keep_reached(t, &p);
 	*crash = save_findings(t, &p, hooked);
+	remember(t, &p, *crash);
 	t->last_ok = !*crash;
 	sample(t, false);
 	return 0;
@@ -422,6 +455,8 @@ int mmf_afl_target(const struct mmf_afl_target_opts *o, char *err, size_t n)
 		fclose(t->weighted);
 	mmf_u64set_free(&t->pcs);
 	free(t->last);
+	for (int k = 0; k < PREV_PROGS; k++)
+		mmf_sb_free(&t->prev[k]);
 	shmdt(t->map);
 	free(t);
 	return r;
