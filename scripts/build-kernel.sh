@@ -16,8 +16,9 @@
 # The config is allnoconfig plus kvm/config/{base,debug,<arch>}.config,
 # merged by the kernel's own merge_config.sh; FLAVOUR=NAME adds
 # kvm/config/NAME.config last (kcsan: KCSAN in place of KASAN; 16k: arm64
-# with 16 KiB pages), and the entry keeps the name in a file "flavour". Without KSRC the source is
-# Debian's linux-source-6.12, unpacked once into the cache. The result goes
+# with 16 KiB pages), and the entry keeps the name in a file "flavour".
+# Without KSRC the source is Debian's linux-source-6.12, unpacked once into
+# the cache. The result goes
 # to $MMFUZZ_CACHE/kernel/<arch>-<version>-<tree hash>-<config hash>/, built
 # in a temporary directory and renamed into place, so an entry is either
 # whole or absent; an entry that exists makes the build a no-op. Object
@@ -39,9 +40,7 @@ shift $(($# < 2 ? $# : 2))
 extra=("$@")
 flavour=${FLAVOUR:-}
 case $flavour in
-'' | kcsan) ;;
-16k) [ "$arch" = arm64 ] || [ "$arch" = aarch64 ] ||
-	die "FLAVOUR=16k is for ARCH=arm64 (16 KiB pages are arm64's)" ;;
+'' | kcsan | 16k) ;;
 *) die "FLAVOUR must be kcsan, 16k or empty, not '$flavour'" ;;
 esac
 # A flavour's own patches (kvm/patches/FLAVOUR/) come after the common ones.
@@ -60,6 +59,8 @@ arm64 | aarch64)
 *)
 	die "ARCH must be x86_64 or arm64, not '$arch'" ;;
 esac
+[ "$flavour" != 16k ] || [ "$arch" = arm64 ] ||
+	die "FLAVOUR=16k is for ARCH=arm64 (16 KiB pages are arm64's)"
 iname=$(basename "$image")
 # Sorted, one space between, "" for none (the key and the entry say it).
 kcov_files=$(printf '%s\n' ${KCOV_FILES:-} | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/^ *//; s/ *$//')

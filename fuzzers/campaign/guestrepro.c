@@ -543,7 +543,7 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 
 			take_cover_line(c, line, title, sizeof(title));
 			free(line);
-		} else if (titles && !strncmp(p, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
+		} else if (!strncmp(p, MMF_SERVE_TITLE, strlen(MMF_SERVE_TITLE))) {
 			mmf_sb_add(titles, p + strlen(MMF_SERVE_TITLE),
 				   len + 1 - strlen(MMF_SERVE_TITLE));
 		}
@@ -551,12 +551,12 @@ int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 	info(g, "bench %s: %s, %d run(s), %d kernel report(s)", name, outcome_names[out], got, nr);
 	mmf_sb_free(&req);
 	mmf_sb_free(&answer);
-	if (out == DONE || (out == FAILED && !nr))
-		return out == DONE ? got : -1;
-	/* The kernel's doing: a finding of the run, not the benchmark's failure. */
-	if (titles && !nr)
+	if (out == FAILED && !nr)
+		return -1;	/* the benchmark's own failure */
+	/* Otherwise the kernel's doing: a finding of the run, not a failure. */
+	if (out != DONE && !nr)
 		mmf_sb_printf(titles, "%s\n", mmf_guest_silent_title(outcome_names[out]));
-	return titles ? got : -1;
+	return got;
 }
 
 /* A program's request of kind (MMF_SERVE_COVER, MMF_SERVE_TRACE) into c. */

@@ -96,10 +96,10 @@ void mmf_guest_cover_free(struct mmf_guest_cover *c);
 /*
  * Run benchmark name runs times in the guest; append one JSON line per run
  * (bench/bench.h). With c, the kernel's coverage of all its tasks: c's pcs
- * (the guest's focus's), nothing on a kernel without KCOV. With titles, a
- * run the kernel ended (a report, a guest that died or went silent) adds
- * its titles, one a line, and returns the runs done before it; without,
- * it is -1. Returns the runs done, or -1 (no guest, the benchmark failed).
+ * (the guest's focus's), nothing on a kernel without KCOV. A run the
+ * kernel ended (a report, a guest that died or went silent) adds its
+ * titles to titles, one a line. Returns the runs done, or -1 (no guest,
+ * or the benchmark itself failed).
  */
 int mmf_guest_repro_bench(struct mmf_guest_repro *g, const char *name, int runs,
 			  struct strbuf *json, struct strbuf *titles, struct mmf_guest_cover *c);

@@ -447,9 +447,11 @@ static void choose_benches(struct run *run)
 		mmf_sb_init(&titles);
 		funcs = mmf_guest_repro_bench(g, run->benches[i], 1, &json, &titles, &c) > 0 &&
 			!titles.len ? funcs_reached(ch, &c) : NULL;
-		if (titles.len)
+		ended = NULL;
+		if (titles.len) {	/* its first title */
 			titles.buf[strcspn(titles.buf, "\n")] = '\0';
-		ended = titles.len ? mmf_sb_detach(&titles) : NULL;
+			ended = mmf_sb_detach(&titles);
+		}
 		r->bench_reach[r->nr_bench_reach++] = (struct mmf_val_bench_reach){
 			.bench = run->benches[i], .funcs = funcs, .ended = ended,
 		};
