@@ -98,6 +98,8 @@ struct instance {
 	pid_t pid;
 	char *dir;		/* OUT/vm-N */
 	char name[16];		/* the instance's directory in OUT/afl */
+	off_t log_from;		/* where this run's lines start in its afl-fuzz.log */
+	bool seeds_run;		/* AFL++'s dry run over: every seed ran once */
 };
 
 static void set_env(const char *mutator, int64_t init_ms)
@@ -127,6 +129,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	char tmo[32], budget[32], mem[16], cpus[16], selftest[64], *afl_out, *store, *work, *log;
 	char *index = mmf_xasprintf("%s/" MMF_SEEDS_INDEX, o->out);
 	const char *argv[66];
+	struct stat sb;
 	int na = 0, fd;
 
 	snprintf(in->name, sizeof(in->name), "vm%d", k);
@@ -215,6 +218,7 @@ static int start(const struct mmf_campaign_opts *o, struct instance *in, int k,
 	}
 	argv[na++] = "@@";
 	argv[na] = NULL;
+	in->log_from = stat(log, &sb) ? 0 : sb.st_size;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		snprintf(err, n, "%s: %s", log, strerror(errno));
@@ -323,6 +327,35 @@ static void progress(const struct mmf_campaign_opts *o, const struct instance *i
 	mmf_progress_print(o->info, &p);
 }
 
+/*
+ * Whether each live instance's dry run is over: AFL++ runs every seed
+ * once before it mutates, and says so in its log. A campaign does not
+ * stop before that, however short its budget, for a seed that never ran
+ * was a corpus entry wasted: the program a maintainer gave validate as
+ * the one that reaches the patch. Should the line not come (another
+ * AFL++), -V still ends the instance, its budget after the dry run.
+ */
+static bool seeds_run(struct instance *in, int nr)
+{
+	bool all = true;
+
+	for (int k = 0; k < nr; k++) {
+		char *path, *text;
+		size_t len;
+
+		if (in[k].seeds_run || in[k].pid <= 0)
+			continue;
+		path = mmf_xasprintf("%s/afl-fuzz.log", in[k].dir);
+		text = mmf_read_file(path, &len);
+		in[k].seeds_run = text && (size_t)in[k].log_from <= len &&
+				  strstr(text + in[k].log_from, "All test cases processed");
+		all &= in[k].seeds_run;
+		free(text);
+		free(path);
+	}
+	return all;
+}
+
 /* Scratch disks and the snapshot a killed proxy's guest left behind. */
 static void remove_disks(const char *work)
 {
@@ -386,8 +419,12 @@ int mmf_afl_campaign_run(const struct mmf_campaign_opts *o, struct mmf_campaign_
 			goto stop;
 		alive++;
 	}
-	/* afl-fuzz's -V counts from the end of its dry run: the budget is ours. */
-	while (alive && !*o->stop && (int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms) {
+	/*
+	 * afl-fuzz's -V counts from the end of its dry run: the budget is
+	 * ours, the wall time from here, but never cut into the dry run.
+	 */
+	while (alive && !*o->stop &&
+	       ((int64_t)((mmf_now_ns() - t0) / 1000000) < o->duration_ms || !seeds_run(in, o->vms))) {
 		/* Its own children only: others of the process (guests) are not ours. */
 		for (int k = 0; k < o->vms; k++)
 			if (in[k].pid > 0 && waitpid(in[k].pid, NULL, WNOHANG) == in[k].pid) {

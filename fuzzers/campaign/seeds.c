@@ -19,11 +19,17 @@ struct seeds {
 	int nr;
 };
 
-/* One seed file, named by its content: the same program twice is one seed. */
+/*
+ * One seed file, named by its content: the same program twice is one
+ * seed. A generated one's name sorts after every corpus seed's, and AFL++
+ * runs its seeds in name order: a short campaign runs what it was given
+ * first.
+ */
 static int put_seed(struct seeds *s, const void *buf, size_t n, const char *source)
 {
 	unsigned long long h = mmf_fnv64(MMF_FNV64_INIT, buf, n);
-	char *path = mmf_xasprintf("%s/" MMF_SEED_NAME, s->dir, h);
+	char *path = mmf_xasprintf(source ? "%s/" MMF_SEED_NAME : "%s/" MMF_SEED_GENERATED,
+				   s->dir, h);
 	int r = mmf_write_file_new(path, buf, n);
 
 	free(path);
@@ -206,29 +212,31 @@ char *mmf_seed_origin_text(const char *index, const char *log)
 
 int mmf_seeds_text(const char *dir, struct strbuf *sb, char *err, size_t n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct dirent **e;
+	int ne = scandir(dir, &e, NULL, alphasort);
 
-	if (!d) {
+	if (ne < 0) {
 		snprintf(err, n, "seeds %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	while ((e = readdir(d))) {
-		char *path = mmf_xasprintf("%s/%s", dir, e->d_name);
+	/* In name order, as AFL++ takes them: the corpus before the generated. */
+	for (int i = 0; i < ne; i++) {
+		char *path = mmf_xasprintf("%s/%s", dir, e[i]->d_name);
 		size_t len;
-		uint8_t *bytes = e->d_name[0] == '.' ? NULL :
+		uint8_t *bytes = e[i]->d_name[0] == '.' ? NULL :
 				 (uint8_t *)mmf_read_file(path, &len);
 		struct mmf_prog p;
 
 		free(path);
-		if (!bytes)
-			continue;
-		mmf_prog_decode(bytes, len, &p);
-		free(bytes);
-		mmf_sb_printf(sb, MMF_SEED_MARK "%s\n", e->d_name);
-		mmf_prog_print(&p, sb);
+		if (bytes) {
+			mmf_prog_decode(bytes, len, &p);
+			free(bytes);
+			mmf_sb_printf(sb, MMF_SEED_MARK "%s\n", e[i]->d_name);
+			mmf_prog_print(&p, sb);
+		}
+		free(e[i]);
 	}
-	closedir(d);
+	free(e);
 	mmf_sb_puts(sb, MMF_SEEDS_END "\n");
 	return 0;
 }

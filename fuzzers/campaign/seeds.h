@@ -14,6 +14,8 @@
 
 /* A seed file's name: the FNV-1a hash of its bytes (the same program twice is one seed). */
 #define MMF_SEED_NAME		"seed-%016llx"
+/* A generated seed's: after every corpus seed's in name order. */
+#define MMF_SEED_GENERATED	"seed-generated-%016llx"
 #define MMF_SEEDS_INDEX		"seeds.txt"
 #define MMF_SEED_MAX		(64 << 10)
 
