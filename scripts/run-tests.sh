@@ -15,6 +15,15 @@
 # line "# test: alone" holds both lanes: a guest test that also runs mmfuzz
 # natively, a test that leaves what a killed run left for a while.
 # TEST_JOBS=1 runs the lanes one after the other.
+#
+# A script that boots kernels of make kernel names them on a line
+# "# kernels: x86_64 arm64-16k" (ARCH or ARCH-FLAVOUR; lib.sh's
+# kernel_entry refuses an undeclared one). From the start those kernels
+# are built ahead of need, one after another, the one most tests name
+# first, as idle builds (build-kernel.sh's MMFUZZ_BUILD_IDLE: only the CPU
+# time the tests leave), and each lane runs its scripts in that order of
+# their kernels, those with none first: on a new machine the tests run
+# while the kernels build, and wait only for the one they need.
 set -eu
 suite=$1
 shift
@@ -24,7 +33,8 @@ pass=0
 fail=0
 times=$(mktemp)
 outs=$(mktemp -d)
-trap 'rm -rf "$times" "$outs"' EXIT
+ahead=
+trap '[ -z "$ahead" ] || kill -- -"$ahead" 2>/dev/null; rm -rf "$times" "$outs"' EXIT
 
 # One test, its verdict line and output into $outs/N.
 run_one() {
@@ -84,6 +94,49 @@ in_use() {
 	return 1
 }
 
+# The kernels each script names; their order: most named first.
+declare -A kernels=() named=() rank=()
+for t in "$@"; do
+	[ "${t%.sh}" != "$t" ] && [ -e "$t" ] || continue
+	kernels[$t]=$(sed -n 's/^# kernels: //p' "$t")
+	for k in ${kernels[$t]}; do
+		named[$k]=$(( ${named[$k]:-0} + 1 ))
+	done
+done
+order=()
+while read -r _ k; do
+	order+=("$k")
+	rank[$k]=${#order[@]}
+done < <(for k in "${!named[@]}"; do echo "${named[$k]} $k"; done | sort -k1,1rn -k2)
+# The scripts by the last kernel (in that order) each waits for, stably.
+sorted=()
+while read -r _ _ t; do
+	sorted+=("$t")
+done < <(i=0; for t in "$@"; do
+	r=0
+	for k in ${kernels[$t]:-}; do
+		[ "${rank[$k]}" -le $r ] || r=${rank[$k]}
+	done
+	echo "$r $i $t"
+	i=$((i + 1))
+done | sort -k1,1n -k2,2n)
+set -- "${sorted[@]}"
+
+if [ ${#order[@]} -gt 0 ]; then
+	ahead_log=$outs/ahead.log
+	set -m
+	(
+		for k in "${order[@]}"; do
+			a=${k%%-*} f=
+			[ "$a" = "$k" ] || f=${k#*-}
+			MMFUZZ_BUILD_IDLE=1 FLAVOUR=$f "$(dirname "$0")/build-kernel.sh" "$a" \
+				>/dev/null 2>>"$ahead_log" || echo "ahead: $k: build failed" >>"$ahead_log"
+		done
+	) &
+	ahead=$!
+	set +m
+fi
+
 shared=()
 guests=()
 hosts=()
@@ -92,8 +145,11 @@ for t in "$@"; do
 	[ -e "$t" ] || continue
 	case $t in
 	*.sh)
-		if grep -q '^# test: parallel$' "$t"; then
+		# One that names a kernel in the host lane: no wait for a build there.
+		if grep -q '^# test: parallel$' "$t" && [ -z "${kernels[$t]}" ]; then
 			shared+=("$t")
+		elif grep -q '^# test: parallel$' "$t" && [ "$jobs" -ge 2 ]; then
+			hosts+=("$t")
 		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
 			hosts+=("$t")
 		else
@@ -132,6 +188,11 @@ while [ $g -lt ${#guests[@]} ] || [ $h -lt ${#hosts[@]} ] || [ ${#running[@]} -g
 	fi
 	reap
 done
+if [ -n "$ahead" ]; then
+	wait "$ahead" || true
+	ahead=
+	grep -E '^(build-kernel: built|ahead: )' "$ahead_log" | sed 's/^build-kernel: /ahead of need: /' || true
+fi
 echo "$suite: the ten slowest:"
 sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'
 echo "$suite: $pass passed, $fail failed"

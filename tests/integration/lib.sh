@@ -112,6 +112,9 @@ check_clean() {
 kernel_entry() {
 	local arch=$1 flavour=$2 out
 	shift 2
+	# run-tests.sh builds the kernels the scripts name ahead of need.
+	grep -Eq "^# kernels:.* $arch${flavour:+-$flavour}( |\$)" "$0" ||
+		fail "$0 does not name $arch${flavour:+-$flavour} on its '# kernels:' line"
 	out=$(make --no-print-directory -s kernel ARCH="$arch" FLAVOUR="$flavour" PATCHES="$*" \
 		2>"$TMP/build.log") || { tail -20 "$TMP/build.log" >&2; fail "make kernel failed"; }
 	grep '^build-kernel: built' "$TMP/build.log" | sed "s/^/INFO: $arch${flavour:+ $flavour}: /" >&2 || true

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # The AFL++ engine end to end on the fuzzing kernel: afl-fuzz on the host
 # drives a serving guest through 'mmfuzz afl-target'; the guest's KCOV
 # edges make AFL++ keep new inputs (its queue grows past the seeds) and

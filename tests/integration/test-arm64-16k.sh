@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: arm64-16k
 # arm64 with 16 KiB pages (make kernel ARCH=arm64 FLAVOUR=16k): the guest
 # says its page size, PMD and mTHP sizes; every corpus program and 16
 # generated ones run once with no report (the arena, the shadow model and

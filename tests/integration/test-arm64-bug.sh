@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: arm64
 # arm64 end to end on the arm64 fuzzing kernel (make kernel ARCH=arm64,
 # built once and cached) with one bug of the set
 # (tests/bugs/zap-batch-partial-rmap.patch: zapping part of a large folio

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # Cause bisection on a history the test makes: the mm/ of Debian's kernel
 # tree (the default fuzzing kernel's source) as commit 0, then three
 # commits of which the second adds tests/bugs/madv-free-swapents.patch. The

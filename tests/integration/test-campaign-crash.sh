@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # The crash path end to end on the fuzzing kernel (built or taken from the
 # cache): LKDTM raises a real WARNING, a KASAN report and a hung task while
 # the guest fuzzes; the campaign titles each as it appears, saves it with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # The clean fuzzing kernel's own bugs (tests/bugs/clean-titles), which
 # bench-bugs does not credit to a bug of the set: each has a program in
 # tests/bugs/clean/ that still gives its title there, so that the list is

@@ -1,5 +1,6 @@
 #!/bin/bash
 # test: parallel
+# kernels: x86_64
 # mmfuzz cover on the fuzzing kernel (built or taken from the cache by
 # make kernel): PCs of coverage callbacks in do_swap_page (mm/memory.c) and
 # madvise_cold_or_pageout_pte_range (mm/madvise.c, the page-out walk

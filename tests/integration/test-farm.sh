@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64 arm64
 # A farm on LAVA, for real: shards of the fuzzing kernel written as LAVA
 # jobs, checked against LAVA's schema, run one after another by Debian's
 # lava-run on a qemu device of our own (TCG), and their logs collected

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # KCOV in the guest's executor: a program that pages its memory out and
 # faults it back in (corpus/swapin-exclusive-reuse.mmf) reaches the
 # PAGEOUT walk and do_swap_page, PCs from the program's own tasks (its

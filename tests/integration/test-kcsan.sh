@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64 x86_64-kcsan
 # The KCSAN fuzzing kernel (make kernel FLAVOUR=kcsan): it boots with two
 # CPUs online, init turns KCSAN on when the fuzzer starts, the fuzzer runs
 # programs, and a known data race (the kernel's test counter, written from

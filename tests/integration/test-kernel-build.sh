@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # make kernel ARCH=x86_64 builds the minimal fuzzing kernel (or finds it in
 # the cache), keeps every option that matters, is a no-op the second time,
 # and boots under TCG with 2 CPUs, KASAN and working swap.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # One bug, one entry: a campaign on a kernel with one bug of the set
 # (tests/bugs/madv-free-redirty-discard.patch: reclaim discards a lazy-free
 # page written again after MADV_FREE), whose seed program has two calls

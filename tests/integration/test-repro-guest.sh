@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # mmfuzz repro in guests: the host sends candidates to a guest serving on
 # its control port. A user-space finding (a page changed behind the
 # model's back after the write of tag 0xee) is narrowed to the guilty one

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: x86_64
 # The silent bug classes of the bug set, on one fuzzing kernel with two of
 # its bugs (tests/bugs/), each caught by a default oracle in a guest with
 # the default stressors, and nothing else reported:
