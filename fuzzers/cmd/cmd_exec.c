@@ -20,20 +20,11 @@ static const char epilog[] =
 	"a fresh guest follows a kernel report.\n"
 	"exit status: 0 no report, 3 some report, 1 error, 2 usage\n";
 
-/* An option for a guest's mmfuzz: the same one again replaces it (one pair each). */
-static void guest_arg(const char **gargs, const char *opt, const char *val)
-{
-	while (*gargs && strcmp(*gargs, opt))
-		gargs += 2;
-	gargs[0] = opt;
-	gargs[1] = val;
-}
-
 /* --acct-skew: checked and set here, and sent to a guest's mmfuzz. */
 static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 {
 	mmf_acct_skew_set("exec", arg);
-	guest_arg(dst, "--acct-skew", arg);
+	mmf_guest_argv_pair(dst, "--acct-skew", arg);
 	return 0;
 }
 
@@ -143,7 +134,8 @@ static int exec_in_guest(char **paths, const struct mmf_prog *progs, int n, cons
 static struct exec_cmd {
 	struct mmf_exec_opts eo;
 	bool native, env_on, quiet;
-	const char *kernel, *arch, *exec_log, *gargs[7], *cover;
+	const char *kernel, *arch, *exec_log, *cover;
+	struct mmf_guest_argv gargs;	/* test hooks the guest's server takes */
 	/* eo.timeout_ms is an int, the table's durations int64_t. */
 	int64_t timeout_ms;
 	int corrupt_pin;
@@ -179,7 +171,7 @@ static const struct mmf_opt exec_opts[] = {
 	MMF_OPT("corrupt-pin", "N", MMF_OPT_INT, &ec.corrupt_pin,
 		"change the page pin call N wrote or vmsplice'd",
 		.hi = MMF_MAX_STMTS, .def = "", .hook = 1),
-	MMF_OPT("acct-skew", "C:KB[+C:KB]", MMF_OPT_FN, ec.gargs,
+	MMF_OPT("acct-skew", "C:KB[+C:KB]", MMF_OPT_FN, &ec.gargs,
 		"add KB to the accounting oracle's readings\n"
 		"of counter C after the program (also in a guest)",
 		.fn = parse_acct_skew, .hook = 1),
@@ -258,7 +250,7 @@ int cmd_exec(int argc, char **argv)
 	};
 	int first = mmf_opts_parse(&spec, argc, argv), n = argc - first, r;
 	struct mmf_prog *progs;
-	char slow[16], tag[8];
+	char err[128];
 
 	if (!ec.native && !ec.kernel) {
 		mmf_warnx_("exec: refusing to run on the running kernel without --native");
@@ -271,10 +263,8 @@ int cmd_exec(int argc, char **argv)
 			   " need --native");
 		return 2;
 	}
-	if (ec.kernel && ec.eo.corrupt_tag) {
-		snprintf(tag, sizeof(tag), "%d", ec.eo.corrupt_tag);
-		guest_arg(ec.gargs, "--corrupt-tag", tag);
-	}
+	if (ec.kernel && ec.eo.corrupt_tag)
+		mmf_guest_argv_opt(&ec.gargs, "--corrupt-tag", "%d", ec.eo.corrupt_tag);
 	ec.eo.timeout_ms = ec.timeout_ms;
 	/* eo holds the statement + 1, 0 for never. */
 	ec.eo.corrupt_pin = ec.corrupt_pin + 1;
@@ -286,14 +276,14 @@ int cmd_exec(int argc, char **argv)
 				strerror(errno));
 	}
 	progs = load_progs(argv + first, n);
-	if (ec.kernel && ec.eo.slowdown) {
-		/* The guest's runner takes it in place of its accelerator's. */
-		snprintf(slow, sizeof(slow), "%d", ec.eo.slowdown);
-		guest_arg(ec.gargs, "--slowdown", slow);
-	}
+	/* The guest's runner takes it in place of its accelerator's. */
+	if (ec.kernel && ec.eo.slowdown)
+		mmf_guest_argv_opt(&ec.gargs, "--slowdown", "%d", ec.eo.slowdown);
+	if (mmf_guest_argv_check(&ec.gargs, err, sizeof(err)))
+		mmf_die("exec: %s", err);
 	if (ec.kernel)
 		r = exec_in_guest(argv + first, progs, n, ec.arch, ec.kernel, ec.eo.timeout_ms,
-				  ec.gargs, ec.cover);
+				  ec.gargs.v, ec.cover);
 	else
 		r = exec_native(argv + first, progs, n);
 	free(progs);

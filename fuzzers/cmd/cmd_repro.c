@@ -47,17 +47,6 @@ static void log_line(void *ctx, const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Test hooks travel to the guest's server as its options. */
-static void guest_arg(struct repro_cmd *rc, const char *opt, const char *val)
-{
-	const char *pair[] = { opt, val, NULL };
-	char err[128];
-
-	mmf_guest_argv_list(&rc->gargs, pair);
-	if (mmf_guest_argv_check(&rc->gargs, err, sizeof(err)))
-		mmf_die("repro: %s", err);
-}
-
 static int parse_corrupt_tag(const char *arg, void *dst, char *err, size_t n)
 {
 	struct repro_cmd *rc = dst;
@@ -68,7 +57,7 @@ static int parse_corrupt_tag(const char *arg, void *dst, char *err, size_t n)
 		return -1;
 	}
 	rc->eo.corrupt_tag = tag;
-	guest_arg(rc, "--corrupt-tag", arg);
+	mmf_guest_argv_pair(&rc->gargs, "--corrupt-tag", arg);
 	return 0;
 }
 
@@ -87,14 +76,16 @@ static int parse_lkdtm_tag(const char *arg, void *dst, char *err, size_t n)
 	}
 	rc->eo.lkdtm_tag = v;
 	rc->eo.lkdtm_type = colon + 1;
-	guest_arg(rc, "--lkdtm-tag", arg);
+	mmf_guest_argv_pair(&rc->gargs, "--lkdtm-tag", arg);
 	return 0;
 }
 
 static int parse_acct_skew(const char *arg, void *dst, char *err, size_t n)
 {
+	struct repro_cmd *rc = dst;
+
 	mmf_acct_skew_set("repro", arg);
-	guest_arg(dst, "--acct-skew", arg);
+	mmf_guest_argv_pair(&rc->gargs, "--acct-skew", arg);
 	return 0;
 }
 
@@ -222,6 +213,10 @@ int cmd_repro(int argc, char **argv)
 	struct mmf_env env;
 	const char *dir;
 	int r, i = mmf_opts_parse(&spec, argc, argv);
+
+	/* Test hooks travel to the guest's server as its options. */
+	if (mmf_guest_argv_check(&rc.gargs, err, sizeof(err)))
+		mmf_die("repro: %s", err);
 
 	/* One timeout: of the programs run here (eo) and of a guest's request (go). */
 	rc.eo.timeout_ms = rc.go.timeout_ms;

@@ -38,6 +38,12 @@ void mmf_guest_argv_timeout(struct mmf_guest_argv *a, enum mmf_vm_accel accel)
 	mmf_guest_argv_opt(a, "--timeout", "%ds", MMF_VM_PROG_MS / 1000 * mmf_vm_slowdown(accel));
 }
 
+void mmf_guest_argv_pair(struct mmf_guest_argv *a, const char *opt, const char *val)
+{
+	add(a, opt);
+	add(a, val);
+}
+
 void mmf_guest_argv_list(struct mmf_guest_argv *a, const char *const *list)
 {
 	for (int i = 0; list && list[i]; i++)

@@ -79,6 +79,8 @@ void mmf_guest_argv_opt(struct mmf_guest_argv *a, const char *opt, const char *f
 	__attribute__((format(printf, 3, 4)));
 /* --timeout: one program's time, MMF_VM_PROG_MS scaled by the slowdown. */
 void mmf_guest_argv_timeout(struct mmf_guest_argv *a, enum mmf_vm_accel accel);
+/* OPT and VAL as they are (a test hook of a command line); not copied. */
+void mmf_guest_argv_pair(struct mmf_guest_argv *a, const char *opt, const char *val);
 /* A NULL-terminated list as it is (NULL: nothing); the strings are not copied. */
 void mmf_guest_argv_list(struct mmf_guest_argv *a, const char *const *list);
 int mmf_guest_argv_check(const struct mmf_guest_argv *a, char *err, size_t n);
