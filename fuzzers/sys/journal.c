@@ -451,7 +451,12 @@ static int replay(const char *path, bool owner, FILE *out, struct mmf_cleanup_re
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return errno == ENOENT ? 0 : mmf_sys_fail(errno, "open %s", path);
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
+		/*
+		 * The owner waits: another cleanup holds a live owner's journal
+		 * only to read it and leave it alone. Skipping would leave the
+		 * owner's changes in place after its close.
+		 */
+		if (flock(fd, owner ? LOCK_EX : LOCK_EX | LOCK_NB)) {
 			close(fd);
 			emit(out, path, "journal", "left alone: another cleanup is replaying it",
 			     false);

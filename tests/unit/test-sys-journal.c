@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -437,6 +438,47 @@ static void test_guardian(void)
 	CHECK(mmf_swap_find(path, NULL) == 0 && access(path, F_OK), "%s left", path);
 }
 
+/*
+ * A close while another cleanup reads the journal (a guardian's retries
+ * looked at ours for 3 s in a suite run, and the close left it there):
+ * the owner waits for the lock and still undoes and removes it.
+ */
+static void test_close_while_read(void)
+{
+	char path[PATH_MAX], go = 0;
+	int p[2], q[2], fd, st = -1;
+	pid_t pid;
+
+	CHECK(!pipe(p) && !pipe(q), "pipe");
+	pid = fork();
+	CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		struct mmf_journal *j;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CHILD_OK(mmf_journal_open(state_dir, &j));
+		CHILD_OK(mmf_journal_add(j, &test_kind, "/ok/closed", NULL));
+		snprintf(path, sizeof(path), "%s", mmf_journal_path(j));
+		if (write(p[1], path, sizeof(path)) != sizeof(path) || read(q[0], &go, 1) != 1)
+			_exit(1);
+		CHILD_OK(mmf_journal_close(j, true));
+		_exit(access(path, F_OK) ? 0 : 2);
+	}
+	CHECK(read(p[0], path, sizeof(path)) == sizeof(path), "child failed during setup");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	CHECK(fd >= 0 && !flock(fd, LOCK_EX), "lock %s: %s", path, strerror(errno));
+	CHECK(write(q[1], &go, 1) == 1, "go");
+	usleep(300 * 1000);	/* the child's close meets the lock */
+	close(fd);
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the close left its journal while another held it (status %d)", st);
+	for (int i = 0; i < 2; i++) {
+		close(p[i]);
+		close(q[i]);
+	}
+}
+
 /* Last: our own journal closes clean, and zram0 is as it was. */
 static void test_close(void)
 {
@@ -458,6 +500,7 @@ static const struct tap_test tests[] = {
 	TAP_TEST(test_odd_journals),
 	TAP_TEST(test_registered_kind),
 	TAP_TEST(test_guardian),
+	TAP_TEST(test_close_while_read),
 	TAP_TEST(test_close),
 };
 
