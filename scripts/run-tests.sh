@@ -123,14 +123,13 @@ done | sort -k1,1n -k2,2n)
 set -- "${sorted[@]}"
 
 if [ ${#order[@]} -gt 0 ]; then
-	ahead_log=$outs/ahead.log
 	set -m
 	(
 		for k in "${order[@]}"; do
 			a=${k%%-*} f=
 			[ "$a" = "$k" ] || f=${k#*-}
 			MMFUZZ_BUILD_IDLE=1 FLAVOUR=$f "$(dirname "$0")/build-kernel.sh" "$a" \
-				>/dev/null 2>>"$ahead_log" || echo "ahead: $k: build failed" >>"$ahead_log"
+				>/dev/null 2>"$outs/ahead-$k.log" || echo "build failed" >>"$outs/ahead-$k.log"
 		done
 	) &
 	ahead=$!
@@ -191,7 +190,10 @@ done
 if [ -n "$ahead" ]; then
 	wait "$ahead" || true
 	ahead=
-	grep -E '^(build-kernel: built|ahead: )' "$ahead_log" | sed 's/^build-kernel: /ahead of need: /' || true
+	for k in "${order[@]}"; do
+		grep -E '^(build-kernel: built|build failed)' "$outs/ahead-$k.log" |
+			sed "s/^\(build-kernel: \)\?/ahead of need: $k: /" || true
+	done
 fi
 echo "$suite: the ten slowest:"
 sort -rn "$times" | head -n 10 | awk '{ printf "    %5ds  %s\n", $1, $2 }'
