@@ -144,16 +144,16 @@ for t in "$@"; do
 	[ -e "$t" ] || continue
 	case $t in
 	*.sh)
-		# One that names a kernel in the host lane: no wait for a build there.
-		if grep -q '^# test: parallel$' "$t" && [ -z "${kernels[$t]}" ]; then
+		kind=$(sed -n 's/^# test: //p' "$t")
+		# A parallel one that names a kernel waits for its build in the host lane.
+		[ "$kind" != parallel ] || [ -z "${kernels[$t]}" ] || kind=host
+		if [ "$kind" = parallel ]; then
 			shared+=("$t")
-		elif grep -q '^# test: parallel$' "$t" && [ "$jobs" -ge 2 ]; then
-			hosts+=("$t")
-		elif grep -q '^# test: host$' "$t" && [ "$jobs" -ge 2 ]; then
+		elif [ "$kind" = host ] && [ "$jobs" -ge 2 ]; then
 			hosts+=("$t")
 		else
 			guests+=("$t")
-			! grep -q '^# test: alone$' "$t" || alone[$t]=1
+			[ "$kind" != alone ] || alone[$t]=1
 		fi
 		;;
 	*) shared+=("$t") ;;
