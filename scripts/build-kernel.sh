@@ -151,20 +151,18 @@ fi
 srcid=$arch${flavour:+-$flavour}-$(printf '%s' "$ksrc" | sha256sum | cut -c1-12)
 objdir=$cache/obj/$srcid
 mkdir -p "$objdir" "$cache/work"
+# hold FILE WHAT: FILE's lock, held until exit; saying so when it waits.
+hold() {
+	local fd
+	exec {fd}>"$1"
+	flock -n "$fd" || { echo "build-kernel: waiting for $2 to end" >&2; flock "$fd"; }
+}
 if [ -n "${MMFUZZ_BUILD_IDLE:-}" ]; then
 	chrt -i -p 0 $$ >/dev/null && ionice -c 3 -p $$ || die "cannot make this build idle"
 else
-	exec 9>"$cache/obj/build.lock"
-	if ! flock -n 9; then
-		echo "build-kernel: waiting for another kernel build to end" >&2
-		flock 9
-	fi
+	hold "$cache/obj/build.lock" "another kernel build"
 fi
-exec 7>"$objdir.lock"
-if ! flock -n 7; then
-	echo "build-kernel: waiting for the build of the same objects ($srcid) to end" >&2
-	flock 7
-fi
+hold "$objdir.lock" "the build of the same objects ($srcid)"
 if [ -f "$entry/$iname" ]; then
 	echo "build-kernel: cache hit (built meanwhile), nothing to build" >&2
 	echo "$entry"
